@@ -1,0 +1,100 @@
+/* pagetop snapshot: read every source once and print it. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "json.h"
+#include "sample-json.h"
+#include "sample-text.h"
+#include "sample.h"
+
+static int cmd_snapshot_exec(int, char **);
+
+const struct cmd_entry cmd_snapshot_entry = {
+	.name = "snapshot",
+	.usage = "[--proc-root DIR] [--json]",
+	.summary = "read every source once and print it (tables, or JSON for jq)",
+	.exec = cmd_snapshot_exec,
+};
+
+static int
+cmd_snapshot_exec(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "proc-root", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *root = "/proc";
+	bool as_json = false, any = false;
+	struct sampler sp;
+	struct sample *s;
+	int c, r, status = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "r:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			root = optarg;
+			break;
+		case 'j':
+			as_json = true;
+			break;
+		case 'h':
+			printf("usage: pagetop snapshot %s\n", cmd_snapshot_entry.usage);
+			return 0;
+		default:
+			fprintf(stderr, "usage: pagetop snapshot %s\n", cmd_snapshot_entry.usage);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "pagetop: snapshot: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if ((r = sampler_init(&sp, root)) < 0) {
+		fprintf(stderr, "pagetop: %s: %s\n", root, strerror(-r));
+		return 1;
+	}
+	if (!(s = calloc(1, sizeof(*s)))) {
+		fprintf(stderr, "pagetop: out of memory\n");
+		sampler_free(&sp);
+		return 1;
+	}
+	sampler_read(&sp, s, SRC_ALL);
+
+	/* A malformed file is an error worth a nonzero exit; a missing one is not. */
+	for (int i = 0; i < SRC_COUNT; i++) {
+		any |= sample_has(s, i);
+		if (s->status[i].err == EINVAL) {
+			fprintf(stderr, "pagetop: %s/%s: line %d: %s\n", root, source_name(i),
+				s->status[i].line, s->status[i].msg);
+			status = 1;
+		}
+	}
+	if (!any) {
+		fprintf(stderr, "pagetop: %s: no memory statistics readable there\n", root);
+		status = 1;
+	}
+	if (as_json) {
+		struct json j;
+
+		json_init(&j, stdout);
+		sample_json(&j, s);
+		fputc('\n', stdout);
+	} else {
+		sample_text(stdout, s, root);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "pagetop: standard output: %s\n", strerror(errno));
+		status = 1;
+	}
+	free(s);
+	sampler_free(&sp);
+	return status;
+}

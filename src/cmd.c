@@ -1,0 +1,29 @@
+#include "cmd.h"
+
+#include <string.h>
+
+static const struct cmd_entry *const cmd_table[] = {
+	&cmd_dashboard_entry,
+	&cmd_snapshot_entry,
+	NULL
+};
+
+const struct cmd_entry *
+cmd_find(const char *name)
+{
+	for (const struct cmd_entry *const *e = cmd_table; *e; e++)
+		if (strcmp((*e)->name, name) == 0)
+			return *e;
+	return NULL;
+}
+
+void
+cmd_usage(FILE *f)
+{
+	fprintf(f, "usage: pagetop [OPTIONS]            the live dashboard\n"
+	    "       pagetop COMMAND [ARGS]\n"
+	    "       pagetop --version | --help\n\ncommands:\n");
+	for (const struct cmd_entry *const *e = cmd_table; *e; e++)
+		fprintf(f, "  %s %s\n      %s\n", (*e)->name, (*e)->usage, (*e)->summary);
+	fprintf(f, "\nSee pagetop(1).\n");
+}

@@ -1,0 +1,25 @@
+/* Subcommands: a table that main() searches, as tmux does with its commands. */
+#ifndef PAGETOP_CMD_H
+#define PAGETOP_CMD_H
+
+#include <stdio.h>
+
+struct cmd_entry {
+	const char *name;
+	const char *usage;	/* the arguments, for --help */
+	const char *summary;
+	/* argv[0] is the subcommand name; returns the exit status. */
+	int (*exec)(int argc, char **argv);
+};
+
+extern const struct cmd_entry cmd_dashboard_entry;
+extern const struct cmd_entry cmd_snapshot_entry;
+
+/* The entry named name, or NULL. */
+const struct cmd_entry *cmd_find(const char *name);
+void cmd_usage(FILE *f);
+
+/* Exit statuses. */
+#define EXIT_USAGE	2
+
+#endif

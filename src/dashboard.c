@@ -1,0 +1,493 @@
+/*
+ * The dashboard loop: one poll() waits for a key or the next tick. A tick
+ * reads the sources into a sample (pagetypeinfo only every pti_every
+ * seconds: it takes the zone lock), pushes it into the history and
+ * redraws. Nothing is allocated once the loop runs.
+ */
+#include "dashboard.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "derive.h"
+#include "draw.h"
+#include "duration.h"
+#include "history.h"
+#include "host.h"
+#include "sample.h"
+#include "sensors.h"
+#include "view.h"
+
+#define MAX_HISTORY	(4u << 20)	/* entries: a month at 1 s */
+#define FILTER_LEN	64
+
+static const struct view *const views[] = {
+	&view_overview,
+	&view_fragmentation,
+	&view_reclaim,
+	&view_sensors,
+	&view_help,
+};
+#define N_VIEWS ((int)(sizeof(views) / sizeof(views[0])))
+
+static volatile sig_atomic_t quit_signal;
+
+static void
+on_signal(int sig)
+{
+	quit_signal = sig;
+}
+
+struct dashboard {
+	const struct dashboard_opts *o;
+	struct host host;
+	struct sampler sp;
+	struct sample *s;		/* the latest sample */
+	struct sensors_source *sensors;
+	struct history *h;
+	bool paused;
+	uint64_t seq;			/* shown when paused */
+	int view;			/* index into views[] */
+	int prev_view;			/* to go back from help */
+	void *state[N_VIEWS];
+	bool filtering;			/* typing a "/" filter */
+	char filter[FILTER_LEN];
+	int tab_x[N_VIEWS + 1];		/* where each tab starts, for mouse clicks */
+	double next_tick;
+	double last_pti;
+	long ticks;
+	char message[128];		/* a passing note on the status line */
+};
+
+static double
+now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+dashboard_sample(struct dashboard *d)
+{
+	unsigned mask = SRC_ALL;
+	double t = now_mono();
+
+	if (d->ticks > 0 && t - d->last_pti < d->o->pti_every - 0.001)
+		mask &= ~SRC_BIT(SRC_PAGETYPEINFO);
+	else
+		d->last_pti = t;
+	sampler_read(&d->sp, d->s, mask);
+	if (d->sensors)
+		sensors_read(d->sensors, &d->s->sensors);
+	history_push(d->h, d->s);
+	d->ticks++;
+}
+
+/* The entry on screen: the newest, or the pinned one while paused. */
+static uint64_t
+dashboard_shown(struct dashboard *d)
+{
+	uint64_t first, last;
+
+	if (!history_range(d->h, &first, &last))
+		return 0;
+	if (!d->paused)
+		return last;
+	if (d->seq < first)
+		d->seq = first;
+	if (d->seq > last)
+		d->seq = last;
+	return d->seq;
+}
+
+static void
+draw_header(struct dashboard *d, uint64_t seq)
+{
+	const struct hist_entry *e = history_get(d->h, seq);
+	char when[32] = "", up[32] = "", every[32];
+	struct tm tm;
+	time_t t;
+	int x = 0;
+
+	draw_clear_line(0, 0, COLS, ST_HEADER);
+	if (e) {
+		t = (time_t)e->wall;
+		strftime(when, sizeof(when), "%H:%M:%S", localtime_r(&t, &tm));
+	}
+	x += draw_text(0, x, COLS - x, ST_HEADER, " pagetop  %s  %s ", d->host.hostname,
+		       d->host.release);
+	if (d->paused) {
+		uint64_t first, last;
+		const struct hist_entry *newest;
+
+		history_range(d->h, &first, &last);
+		newest = history_get(d->h, last);
+		x += draw_text(0, x, COLS - x, ST_SELECTED, " PAUSED %s (-%.0fs) ", when,
+			       newest && e ? newest->wall - e->wall : 0.0);
+	} else {
+		x += draw_text(0, x, COLS - x, ST_HEADER, " LIVE %s ", when);
+	}
+	if (d->o->delay < 1)
+		snprintf(every, sizeof(every), "%.2gs", d->o->delay);
+	else
+		fmt_duration(d->o->delay, every, sizeof(every));
+	x += draw_text(0, x, COLS - x, ST_HEADER, " every %s ", every);
+	if (sample_has(d->s, SRC_UPTIME)) {
+		fmt_duration(d->s->uptime, up, sizeof(up));
+		draw_text(0, x, COLS - x, ST_HEADER, " up %s", up);
+	}
+}
+
+static void
+draw_tabs(struct dashboard *d)
+{
+	int x = 0;
+
+	draw_clear_line(1, 0, COLS, ST_NORMAL);
+	for (int i = 0; i < N_VIEWS; i++) {
+		d->tab_x[i] = x;
+		x += draw_text(1, x, COLS - x, i == d->view ? ST_SELECTED : ST_NORMAL, " %c %s ",
+			       views[i]->key, views[i]->title);
+		x += draw_text(1, x, COLS - x, ST_NORMAL, " ");
+	}
+	d->tab_x[N_VIEWS] = x;
+}
+
+static void
+draw_status(struct dashboard *d)
+{
+	int y = LINES - 1;
+
+	draw_clear_line(y, 0, COLS, ST_NORMAL);
+	if (d->filtering) {
+		draw_text(y, 0, COLS, ST_SELECTED, "filter: %s_", d->filter);
+		draw_text(y, (int)strlen(d->filter) + 9, COLS, ST_DIM,
+			  "  Enter keep  Esc clear");
+		return;
+	}
+	if (d->message[0]) {
+		draw_text(y, 0, COLS, ST_WARN, "%s", d->message);
+		return;
+	}
+	draw_text(y, 0, COLS, ST_DIM, "q quit  space %s  %s step  Home/End  / filter%s%s  ? help",
+		  d->paused ? "resume" : "pause", draw_unknown()[0] == '-' ? "<- ->" :
+		  "\u2190\u2192", d->filter[0] ? ": " : "", d->filter);
+}
+
+static void
+dashboard_draw(struct dashboard *d)
+{
+	struct view_ctx ctx = {
+		.h = d->h,
+		.seq = dashboard_shown(d),
+		.paused = d->paused,
+		.status = d->s->status,
+		.sensors = d->sensors ? &d->s->sensors : NULL,
+		.pti_every = d->o->pti_every,
+		.page_size = d->host.page_size,
+		.filter = d->filter,
+		.y = 2,
+		.x = 0,
+		.rows = LINES - 3,
+		.cols = COLS,
+	};
+
+	erase();
+	draw_header(d, ctx.seq);
+	draw_tabs(d);
+	if (ctx.rows > 0)
+		views[d->view]->draw(&ctx, d->state[d->view]);
+	draw_status(d);
+	refresh();
+}
+
+static void
+dashboard_show_view(struct dashboard *d, int v)
+{
+	if (v == d->view)
+		return;
+	if (views[v] == &view_help)
+		d->prev_view = d->view;
+	d->view = v;
+}
+
+static void
+dashboard_step(struct dashboard *d, int64_t by)
+{
+	uint64_t first, last, cur;
+
+	if (!history_range(d->h, &first, &last))
+		return;
+	cur = dashboard_shown(d);
+	d->paused = true;
+	if (by < 0 && cur - first < (uint64_t)-by)
+		d->seq = first;
+	else if (by > 0 && last - cur < (uint64_t)by)
+		d->seq = last;
+	else
+		d->seq = cur + (uint64_t)by;
+}
+
+/* Keys while typing a filter. */
+static void
+dashboard_filter_key(struct dashboard *d, int ch)
+{
+	size_t n = strlen(d->filter);
+
+	if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
+		d->filtering = false;
+	} else if (ch == 27) {
+		d->filter[0] = '\0';
+		d->filtering = false;
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		if (n)
+			d->filter[n - 1] = '\0';
+	} else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof(d->filter)) {
+		d->filter[n] = (char)ch;
+		d->filter[n + 1] = '\0';
+	}
+}
+
+/* false when the key asks to quit. */
+static bool
+dashboard_key(struct dashboard *d, int ch)
+{
+	struct view_ctx ctx = {
+		.h = d->h, .seq = dashboard_shown(d), .paused = d->paused,
+		.status = d->s->status, .filter = d->filter,
+		.y = 2, .x = 0, .rows = LINES - 3, .cols = COLS,
+	};
+
+	d->message[0] = '\0';
+	if (d->filtering) {
+		dashboard_filter_key(d, ch);
+		return true;
+	}
+	if (views[d->view]->handle_key &&
+	    views[d->view]->handle_key(&ctx, d->state[d->view], ch))
+		return true;
+	switch (ch) {
+	case 'q':
+	case KEY_F(10):
+		return false;
+	case ' ':
+		d->paused = !d->paused;
+		if (d->paused)
+			d->seq = ctx.seq;
+		return true;
+	case KEY_LEFT:
+		dashboard_step(d, -1);
+		return true;
+	case KEY_RIGHT:
+		dashboard_step(d, 1);
+		return true;
+	case KEY_HOME:
+		dashboard_step(d, INT64_MIN / 2);
+		return true;
+	case KEY_END:
+		d->paused = false;
+		return true;
+	case '/':
+		d->filtering = true;
+		return true;
+	case 27:
+		d->filter[0] = '\0';
+		if (views[d->view] == &view_help)
+			d->view = d->prev_view;
+		return true;
+	case '?':
+	case 'h':
+	case KEY_F(1):
+		if (views[d->view] == &view_help)
+			d->view = d->prev_view;
+		else
+			dashboard_show_view(d, N_VIEWS - 1);
+		return true;
+	case '\t':
+		dashboard_show_view(d, (d->view + 1) % N_VIEWS);
+		return true;
+	case KEY_BTAB:
+		dashboard_show_view(d, (d->view + N_VIEWS - 1) % N_VIEWS);
+		return true;
+	case KEY_RESIZE:
+		clear();
+		return true;
+	case KEY_MOUSE: {
+		MEVENT ev;
+
+		if (getmouse(&ev) == OK && ev.y == 1)
+			for (int i = 0; i < N_VIEWS; i++)
+				if (ev.x >= d->tab_x[i] && ev.x < d->tab_x[i + 1])
+					dashboard_show_view(d, i);
+		return true;
+	}
+	default:
+		for (int i = 0; i < N_VIEWS; i++)
+			if (views[i]->key == ch) {
+				dashboard_show_view(d, i);
+				return true;
+			}
+		snprintf(d->message, sizeof(d->message), "unknown key (? for help)");
+		return true;
+	}
+}
+
+static int
+dashboard_loop(struct dashboard *d)
+{
+	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	bool redraw = true;
+
+	d->next_tick = now_mono() + d->o->delay;
+	while (!quit_signal) {
+		double t = now_mono();
+		int wait_ms, ch;
+
+		if (t >= d->next_tick) {
+			dashboard_sample(d);
+			/* After a stall, start the beat afresh rather than catch up. */
+			d->next_tick += d->o->delay;
+			if (d->next_tick < t)
+				d->next_tick = t + d->o->delay;
+			redraw = true;
+			if (d->o->iterations && d->ticks >= d->o->iterations) {
+				dashboard_draw(d);
+				return 0;
+			}
+		}
+		if (redraw) {
+			dashboard_draw(d);
+			redraw = false;
+		}
+		wait_ms = (int)ceil((d->next_tick - now_mono()) * 1000);
+		if (poll(&pfd, 1, wait_ms < 0 ? 0 : wait_ms) < 0 && errno != EINTR)
+			return 1;
+		while ((ch = getch()) != ERR) {
+			if (!dashboard_key(d, ch))
+				return 0;
+			redraw = true;
+		}
+	}
+	return 0;
+}
+
+static bool
+locale_is_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+int
+dashboard_run(const struct dashboard_opts *o)
+{
+	struct dashboard d = { .o = o, .view = 0 };
+	struct draw_opts dopts;
+	struct sigaction sa;
+	SCREEN *scr = NULL;
+	size_t cap;
+	int r, status = 1;
+	char err[256] = "";
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "pagetop: the dashboard needs a terminal; for a one-shot "
+			"read without one, use 'pagetop snapshot' (or --json)\n");
+		return 1;
+	}
+	if ((r = sampler_init(&d.sp, o->root)) < 0) {
+		fprintf(stderr, "pagetop: %s: %s\n", o->root, strerror(-r));
+		return 1;
+	}
+	host_read(&d.host, o->root);
+	if (!(d.s = calloc(1, sizeof(*d.s)))) {
+		fprintf(stderr, "pagetop: out of memory\n");
+		goto out;
+	}
+	/* Sensors belong to this machine: a proc root of captured files has none. */
+	if (strcmp(o->root, "/proc") == 0 && !(d.sensors = sensors_open())) {
+		fprintf(stderr, "pagetop: out of memory\n");
+		goto out;
+	}
+	d.last_pti = now_mono();
+	sampler_read(&d.sp, d.s, SRC_ALL);
+	if (d.sensors)
+		sensors_read(d.sensors, &d.s->sensors);
+	cap = (size_t)ceil(o->history / o->delay) + 1;
+	if (cap > MAX_HISTORY)
+		cap = MAX_HISTORY;
+	if (!(d.h = history_new(cap, (size_t)ceil(o->history / o->pti_every) + 2, d.s))) {
+		fprintf(stderr, "pagetop: out of memory for %zu entries of history\n", cap);
+		goto out;
+	}
+	history_push(d.h, d.s);
+	d.ticks = 1;
+	for (int i = 0; i < N_VIEWS; i++)
+		if (views[i]->state_size && !(d.state[i] = calloc(1, views[i]->state_size))) {
+			fprintf(stderr, "pagetop: out of memory\n");
+			goto out;
+		}
+
+	setlocale(LC_CTYPE, "");
+	dopts.utf8 = !o->ascii && locale_is_utf8();
+	dopts.color = o->color && !getenv("NO_COLOR");
+	if (!(scr = newterm(NULL, stdout, stdin))) {
+		snprintf(err, sizeof(err), "pagetop: cannot drive the terminal (TERM=%s)",
+			 getenv("TERM") ? getenv("TERM") : "");
+		goto out;
+	}
+	set_escdelay(25);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
+	draw_init(&dopts);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	if (o->iterations == 1) {
+		dashboard_draw(&d);
+		status = 0;
+	} else {
+		status = dashboard_loop(&d);
+	}
+	if (status)
+		snprintf(err, sizeof(err), "pagetop: waiting for input: %s", strerror(errno));
+out:
+	/* The terminal is restored before anything is printed. */
+	if (scr) {
+		endwin();
+		delscreen(scr);
+	}
+	if (err[0])
+		fprintf(stderr, "%s\n", err);
+	for (int i = 0; i < N_VIEWS; i++)
+		free(d.state[i]);
+	history_free(d.h);
+	if (d.sensors)
+		sensors_close(d.sensors);
+	free(d.s);
+	sampler_free(&d.sp);
+	/* q, SIGINT, SIGTERM and SIGHUP are all a clean quit. */
+	return err[0] ? 1 : status;
+}

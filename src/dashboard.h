@@ -1,0 +1,21 @@
+/* The live dashboard: samples on a timer into the history and draws the
+ * current view; keys switch views, pause and step through the history. */
+#ifndef PAGETOP_DASHBOARD_H
+#define PAGETOP_DASHBOARD_H
+
+#include <stdbool.h>
+
+struct dashboard_opts {
+	const char *root;	/* proc root */
+	double delay;		/* seconds between samples */
+	double pti_every;	/* seconds between pagetypeinfo reads */
+	double history;		/* seconds of history kept */
+	long iterations;	/* exit after this many samples; 0: run until quit */
+	bool ascii;		/* no UTF-8 glyphs */
+	bool color;
+};
+
+/* Runs until quit; returns the exit status. */
+int dashboard_run(const struct dashboard_opts *o);
+
+#endif

@@ -1,0 +1,236 @@
+#include "draw.h"
+
+#include <curses.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct draw_opts draw_opts = { false, false };
+
+void
+draw_init(const struct draw_opts *opts)
+{
+	static const short pairs[ST_COUNT][2] = {
+		[ST_HEADER] = { COLOR_BLACK, COLOR_CYAN },
+		[ST_TITLE] = { COLOR_CYAN, -1 },
+		[ST_DIM] = { COLOR_BLUE, -1 },
+		[ST_GOOD] = { COLOR_GREEN, -1 },
+		[ST_WARN] = { COLOR_YELLOW, -1 },
+		[ST_BAD] = { COLOR_RED, -1 },
+		[ST_SELECTED] = { COLOR_BLACK, COLOR_YELLOW },
+		[ST_HEAT1] = { COLOR_BLUE, -1 },
+		[ST_HEAT2] = { COLOR_CYAN, -1 },
+		[ST_HEAT3] = { COLOR_GREEN, -1 },
+		[ST_HEAT4] = { COLOR_YELLOW, -1 },
+		[ST_HEAT5] = { COLOR_RED, -1 },
+	};
+
+	draw_opts = *opts;
+	if (!draw_opts.color || !has_colors()) {
+		draw_opts.color = false;
+		return;
+	}
+	start_color();
+	use_default_colors();
+	for (int i = 1; i < ST_COUNT; i++)
+		init_pair((short)i, pairs[i][0], pairs[i][1]);
+}
+
+int
+draw_attr(enum style st)
+{
+	if (draw_opts.color) {
+		int a = st == ST_NORMAL ? A_NORMAL : (int)COLOR_PAIR(st);
+
+		if (st == ST_TITLE || st == ST_BAD || st == ST_HEAT5)
+			a |= A_BOLD;
+		return a;
+	}
+	/* Without colour: keep what carries meaning. */
+	switch (st) {
+	case ST_HEADER:
+	case ST_SELECTED:
+		return A_REVERSE;
+	case ST_TITLE:
+	case ST_BAD:
+	case ST_HEAT5:
+		return A_BOLD;
+	case ST_WARN:
+	case ST_HEAT4:
+		return A_UNDERLINE;
+	default:
+		return A_NORMAL;
+	}
+}
+
+int
+draw_text(int y, int x, int w, enum style st, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
+		return 0;
+	if (x + w > COLS)
+		w = COLS - x;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	attrset(draw_attr(st));
+	/* mvaddnstr counts bytes; count columns for UTF-8 (our text is 1 column a glyph). */
+	n = 0;
+	{
+		const unsigned char *p = (const unsigned char *)buf;
+		size_t bytes = 0;
+
+		while (p[bytes] && n < w) {
+			size_t len = 1;
+
+			if (p[bytes] >= 0xf0)
+				len = 4;
+			else if (p[bytes] >= 0xe0)
+				len = 3;
+			else if (p[bytes] >= 0xc0)
+				len = 2;
+			bytes += len;
+			n++;
+		}
+		mvaddnstr(y, x, buf, (int)bytes);
+	}
+	attrset(A_NORMAL);
+	return n;
+}
+
+void
+draw_clear_line(int y, int x, int w, enum style st)
+{
+	if (y < 0 || y >= LINES)
+		return;
+	if (x + w > COLS)
+		w = COLS - x;
+	attrset(draw_attr(st));
+	mvhline(y, x, ' ', w);
+	attrset(A_NORMAL);
+}
+
+const char *
+draw_unknown(void)
+{
+	return draw_opts.utf8 ? "\u2013" : "-";
+}
+
+const char *
+draw_level_glyph(double frac)
+{
+	static const char *const blocks[] = {
+		" ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"
+	};
+	static const char *const ascii[] = { " ", ".", ":", "-", "=", "+", "*", "#", "@" };
+	int i;
+
+	if (isnan(frac) || frac <= 0)
+		return " ";
+	i = 1 + (int)(frac * 7.999);
+	if (i > 8)
+		i = 8;
+	return draw_opts.utf8 ? blocks[i] : ascii[i];
+}
+
+void
+draw_spark(int y, int x, int w, const double *v, int n, double max, enum style st)
+{
+	int first = n > w ? n - w : 0;
+
+	if (max <= 0) {
+		for (int i = first; i < n; i++)
+			if (!isnan(v[i]) && v[i] > max)
+				max = v[i];
+	}
+	attrset(draw_attr(st));
+	for (int i = first, col = x + (w - (n - first)); i < n; i++, col++) {
+		double f = max > 0 && !isnan(v[i]) ? v[i] / max : 0;
+
+		/* Any non-zero value shows at least the lowest block. */
+		if (!isnan(v[i]) && v[i] > 0 && f < 0.01)
+			f = 0.01;
+		if (col >= 0 && col < COLS)
+			mvaddstr(y, col, draw_level_glyph(f));
+	}
+	attrset(A_NORMAL);
+}
+
+enum style
+draw_heat_style(uint64_t v, uint64_t max)
+{
+	double f;
+
+	if (v == 0 || max == 0)
+		return ST_DIM;
+	f = log10((double)v + 1) / log10((double)max + 1);
+	return f < 0.2 ? ST_HEAT1 : f < 0.4 ? ST_HEAT2 : f < 0.6 ? ST_HEAT3 :
+	    f < 0.8 ? ST_HEAT4 : ST_HEAT5;
+}
+
+void
+fmt_count(double v, char *dst, size_t size)
+{
+	double a = fabs(v);
+
+	if (isnan(v))
+		snprintf(dst, size, "%s", draw_unknown());
+	else if (a < 1000)
+		snprintf(dst, size, a < 10 && a != floor(a) ? "%.1f" : "%.0f", v);
+	else if (a < 9999.5)
+		snprintf(dst, size, "%.1fk", v / 1e3);
+	else if (a < 999500)
+		snprintf(dst, size, "%.0fk", v / 1e3);
+	else if (a < 9999500)
+		snprintf(dst, size, "%.1fM", v / 1e6);
+	else if (a < 999500000)
+		snprintf(dst, size, "%.0fM", v / 1e6);
+	else
+		snprintf(dst, size, "%.1fG", v / 1e9);
+}
+
+void
+fmt_kib(uint64_t kib, char *dst, size_t size)
+{
+	static const char units[] = "KMGTP";
+	double v = (double)kib;
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(dst, size, u == 0 || v >= 99.95 ? "%.0f%c" : "%.1f%c", v, units[u]);
+}
+
+void
+fmt_index(int v, char *dst, size_t size)
+{
+	if (v == -1000)
+		snprintf(dst, size, "-1");
+	else
+		snprintf(dst, size, "%s%d.%03d", v < 0 ? "-" : "", (v < 0 ? -v : v) / 1000,
+			 (v < 0 ? -v : v) % 1000);
+}
+
+void
+fmt_duration(double s, char *dst, size_t size)
+{
+	long t = (long)s;
+
+	if (isnan(s) || s < 0)
+		snprintf(dst, size, "%s", draw_unknown());
+	else if (t < 60)
+		snprintf(dst, size, "%lds", t);
+	else if (t < 3600)
+		snprintf(dst, size, "%ldm%02lds", t / 60, t % 60);
+	else if (t < 86400)
+		snprintf(dst, size, "%ldh%02ldm", t / 3600, t % 3600 / 60);
+	else
+		snprintf(dst, size, "%ldd%02ldh", t / 86400, t % 86400 / 3600);
+}

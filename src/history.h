@@ -1,0 +1,126 @@
+/*
+ * The history: a ring of compact entries allocated once at start-up, so the
+ * dashboard can pause and scroll back without allocating per tick. An entry
+ * keeps what the screens show over time (memory, PSI, reclaim counters,
+ * free blocks and watermarks per zone); pagetypeinfo, read less often, has a
+ * ring of its own. Counters stay cumulative: derive.c makes rates.
+ *
+ * Entries are named by a sequence number that grows by one per push; an
+ * entry is gone once the ring has wrapped past it.
+ */
+#ifndef PAGETOP_HISTORY_H
+#define PAGETOP_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "caps.h"
+#include "counters.h"
+#include "psi.h"
+#include "sample.h"
+
+/* The meminfo figures kept over time, in kB. */
+enum mem_field {
+	MEM_TOTAL,
+	MEM_FREE,
+	MEM_AVAILABLE,
+	MEM_BUFFERS,
+	MEM_CACHED,
+	MEM_DIRTY,
+	MEM_WRITEBACK,
+	MEM_ANON,
+	MEM_SHMEM,
+	MEM_SLAB_RECLAIMABLE,
+	MEM_SLAB_UNRECLAIMABLE,
+	MEM_SWAP_TOTAL,
+	MEM_SWAP_FREE,
+	MEM_COUNT
+};
+
+/* Per zone, from zoneinfo, in pages. */
+enum wmark_field { WM_FREE, WM_MIN, WM_LOW, WM_HIGH, WM_MANAGED, WM_COUNT };
+
+struct hist_zone {
+	int node;
+	char name[NAME_LEN];
+};
+
+/* What was learned from the first sample: the zones and orders of
+ * buddyinfo, and (once read) the rows and types of pagetypeinfo. */
+struct hist_shape {
+	int n_zones;
+	int n_orders;
+	struct hist_zone zones[MAX_ZONES];
+	bool pti_known;
+	int pageblock_order;		/* -1 unknown */
+	int pti_n_types;
+	char pti_types[MAX_MTYPES][NAME_LEN];
+	int pti_n_rows;			/* free rows: zone x type */
+	int pti_row_zone[MAX_ZONES * MAX_MTYPES];	/* index into zones[], -1 if not there */
+	int pti_row_type[MAX_ZONES * MAX_MTYPES];
+	int pti_n_blocks;
+	int pti_block_zone[MAX_ZONES];
+};
+
+struct hist_entry {
+	uint64_t seq;
+	double wall;
+	double mono;
+	uint32_t valid;			/* SRC_BIT() of the sources read */
+	uint32_t mem_valid;		/* bit per enum mem_field */
+	uint64_t mem[MEM_COUNT];
+	struct psi psi[PSI_COUNT];
+	struct counters ctr;
+	int64_t pti_seq;		/* the pagetypeinfo read in force, -1 none */
+};
+
+/* One pagetypeinfo read. */
+struct hist_pti {
+	uint64_t seq;			/* the entry it was read with */
+	double wall;
+};
+
+struct history {
+	size_t cap;
+	uint64_t next;			/* seq of the next push */
+	struct hist_shape shape;
+	struct hist_entry *e;		/* cap entries */
+	uint32_t *buddy;		/* cap x n_zones x n_orders */
+	uint64_t *wmark;		/* cap x n_zones x WM_COUNT; UINT64_MAX unknown */
+	size_t pti_cap;
+	uint64_t pti_next;
+	struct hist_pti *pti;		/* pti_cap */
+	uint32_t *pti_free;		/* pti_cap x rows x n_orders */
+	uint32_t *pti_capped;		/* pti_cap x rows */
+	uint32_t *pti_blocks;		/* pti_cap x n_blocks x n_types */
+};
+
+/* Sizes the ring for cap entries from the shape of the first sample and
+ * (when it has one) its pagetypeinfo; pti_cap rings of pagetypeinfo reads.
+ * NULL when out of memory. */
+struct history *history_new(size_t cap, size_t pti_cap, const struct sample *first);
+void history_free(struct history *h);
+/* Copies what the screens need from s; never allocates. */
+void history_push(struct history *h, const struct sample *s);
+
+/* The oldest and newest seq held; false when empty. */
+bool history_range(const struct history *h, uint64_t *first, uint64_t *last);
+/* The entry seq, or NULL when it is not (or no longer) held. */
+const struct hist_entry *history_get(const struct history *h, uint64_t seq);
+/* Free blocks per order of zone z at entry seq (n_orders values). */
+const uint32_t *history_buddy(const struct history *h, uint64_t seq, int z);
+/* Watermarks of zone z at entry seq (WM_COUNT values, UINT64_MAX unknown). */
+const uint64_t *history_wmark(const struct history *h, uint64_t seq, int z);
+/* The pagetypeinfo read in force at entry seq, as its ring index, or -1. */
+int64_t history_pti_at(const struct history *h, uint64_t seq);
+const struct hist_pti *history_pti(const struct history *h, int64_t pti_seq);
+/* Free blocks of pagetypeinfo row r (n_orders values) and its capped bits. */
+const uint32_t *history_pti_free(const struct history *h, int64_t pti_seq, int r,
+				 uint32_t *capped);
+/* Pageblocks per type (pti_n_types values) of block row b. */
+const uint32_t *history_pti_blocks(const struct history *h, int64_t pti_seq, int b);
+/* The latest entry at or before wall-clock time t, or the first one. */
+uint64_t history_find_time(const struct history *h, double t);
+
+#endif

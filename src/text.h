@@ -1,0 +1,54 @@
+/* Bounded text scanning shared by the /proc parsers: nothing here needs a
+ * NUL-terminated buffer or allocates. */
+#ifndef PAGETOP_TEXT_H
+#define PAGETOP_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A piece of a buffer; never NUL-terminated. */
+struct span {
+	const char *s;
+	size_t len;
+};
+
+/* Walks a buffer line by line, counting lines from 1. */
+struct text_cursor {
+	const char *p;
+	const char *end;
+	int line;
+};
+
+/* What a parser reports when it rejects its input. */
+struct parse_error {
+	int line;		/* 1-based; 0 when not about one line */
+	char msg[120];
+};
+
+void text_cursor_init(struct text_cursor *c, const char *buf, size_t len);
+/* The next line without its '\n'; false at the end of the buffer. */
+bool text_next_line(struct text_cursor *c, struct span *line);
+
+/* Splits off the next run of non-blank characters (blank: space or tab). */
+bool span_next_word(struct span *rest, struct span *word);
+struct span span_trim(struct span s);
+bool span_eq(struct span s, const char *lit);
+bool span_starts(struct span s, const char *lit);
+/* Drops a trailing character c if present; true if one was dropped. */
+bool span_chop(struct span *s, char c);
+/* Copies s into dst as a C string, truncating; false if it did not fit. */
+bool span_copy(struct span s, char *dst, size_t size);
+
+/* Decimal unsigned 64-bit; 0, -EINVAL (not all digits) or -ERANGE. */
+int span_to_u64(struct span s, uint64_t *out);
+/* Decimal signed int; 0, -EINVAL or -ERANGE. */
+int span_to_int(struct span s, int *out);
+/* "12.34" as hundredths (1234); exactly what PSI prints. 0 or -EINVAL. */
+int span_to_centi(struct span s, uint32_t *out);
+
+/* Fills err (when not NULL) and returns -EINVAL, for one-line returns. */
+int parse_fail(struct parse_error *err, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,30 @@
+#include "uptime.h"
+
+#include <errno.h>
+#include <string.h>
+
+int
+uptime_parse(const char *buf, size_t len, double *out, struct parse_error *err)
+{
+	struct span rest = { buf, len }, w, whole, frac = { "", 0 };
+	const char *dot;
+	uint64_t a, b = 0;
+
+	if (!span_next_word(&rest, &w))
+		return parse_fail(err, 1, "empty");
+	if (w.len > 0 && w.s[w.len - 1] == '\n')
+		w.len--;
+	whole = w;
+	if ((dot = memchr(w.s, '.', w.len))) {
+		whole.len = (size_t)(dot - w.s);
+		frac = (struct span){ dot + 1, w.len - whole.len - 1 };
+	}
+	if (span_to_u64(whole, &a) < 0 || (frac.len && span_to_u64(frac, &b) < 0) || frac.len > 9)
+		return parse_fail(err, 1, "expected seconds since boot, got '%.*s'",
+				  (int)(w.len > 40 ? 40 : w.len), w.s);
+	*out = (double)a;
+	for (double scale = 0.1; frac.len; frac.len--, frac.s++, scale /= 10)
+		*out += (frac.s[0] - '0') * scale;
+	(void)b;
+	return 0;
+}
