@@ -1,5 +1,151 @@
 #!/bin/sh
-# placeholder: replaced by the screen tests
+# The dashboard driven in tmux as a person would: screens at 80x24 and
+# 160x50, keys, pause and step, resize, colour and ASCII modes, rates from a
+# proc root whose counters change, signals, no terminal.
 set -u
 . "$TESTLIB"
+T=$TMPDIR_TEST
+L=roots/live-6.18-x86_64
+export LANG=C.UTF-8
+
+# A proc root of this kernel's files whose vmstat the test rewrites.
+make_root $T/root buddyinfo=$L/buddyinfo pagetypeinfo=$L/pagetypeinfo vmstat=$L/vmstat \
+	meminfo=$L/meminfo zoneinfo=$L/zoneinfo pressure/memory=$L/pressure/memory \
+	pressure/io=$L/pressure/io pressure/cpu=$L/pressure/cpu uptime=$L/uptime
+mkdir -p $T/root/sys/kernel
+echo testhost > $T/root/sys/kernel/hostname
+echo 6.18.44-test > $T/root/sys/kernel/osrelease
+R="$PAGETOP --proc-root $T/root"
+
+# No terminal: one clear line, nonzero exit.
+err=$($PAGETOP </dev/null 2>&1 >/dev/null)
+st=$?
+check_eq "no terminal: exit 1" "$st" 1
+check_match "no terminal: points at snapshot" "$err" "^pagetop: the dashboard needs a terminal.*pagetop snapshot"
+check_fails "-d below 0.1 is refused" $PAGETOP -d 0.05
+check_fails "an unknown option is refused" $PAGETOP --frobnicate
+
+# Overview at 80x24.
+tmux_start ov 80 24 "$R -d 5"
+check_screen "header: host, kernel, LIVE, interval" ov '^ pagetop  testhost  6\.18\.44-test  LIVE [0-9:]{8}  every 5s  up '
+check_screen "overview: memory" ov '^ total 23\.5G  avail '
+check_screen "overview: zones against watermarks" ov '^ 0 Normal  free +[0-9.]+[KMG]  min [0-9.]+M low [0-9.]+M high [0-9.]+M  ok'
+check_screen "overview: PSI memory and io" ov '^ memory +[0-9]+\.[0-9]{2} '
+check_screen "overview: free blocks per order with the indices" ov '^ 0 Normal .* +10 +0\.[0-9]{3} +0\.[0-9]{3} +0\.[0-9]{3}$'
+check_screen "overview: first sample has no rate yet (–, not 0)" ov 'kswapd scan +– '
+check_screen "overview: status line keys" ov '^q quit  space pause'
+lines=$(screen_of ov | wc -l)
+check_eq "overview fits 24 rows" "$lines" 24
+check_eq "nothing past 80 columns" "$(screen_of ov | wc -L)" 80
+keys ov '?'
+check_screen "? shows help" ov '^ +space +pause / resume'
+keys ov Escape
+check_screen "Esc goes back" ov 'Memory'
+keys ov q
+check_screen "q quits with status 0" ov '^exit=0$'
+check_no_screen "the terminal is restored (no dashboard left on the screen)" ov 'pagetop  testhost'
+
+# Large terminal: two columns.
+tmux_start big 160 50 "$R -d 5"
+check_screen "160x50: memory and free blocks side by side" big 'Memory.*Free blocks per order'
+check_screen "160x50: all four PSI lines" big '^ cpu '
+keys big q
+
+# Rates from counters that grow by 10000 pages a second.
+awk_writer() {
+	start=$(date +%s.%N)
+	while [ -f $T/writer.run ]; do
+		now=$(date +%s.%N)
+		awk -v s=$start -v n=$now '$1 == "pgscan_kswapd" { $2 = int((n - s) * 10000) + 5 } { print }' \
+			"$FIXTURES/$L/vmstat" > $T/root/vmstat.new && mv $T/root/vmstat.new $T/root/vmstat
+		sleep 0.05
+	done
+}
+touch $T/writer.run
+awk_writer &
+wpid=$!
+tmux_start rate 80 24 "$R -d 1"
+sleep 3.5
+rate=$(screen_of rate | sed -En 's/^ kswapd scan +([0-9.]+k) .*/\1/p')
+case $rate in
+9.[5-9]k|10k|10.[0-4]k|1[01]k) ok "kswapd scan rate is 10k/s (shown $rate)" ;;
+*) not_ok "kswapd scan rate is 10k/s" "$(screen_of rate)" ;;
+esac
+check_screen "a counter that does not move shows 0" rate 'direct scan +0 '
+keys rate Space
+check_screen "space pauses: PAUSED with the time shown" rate 'PAUSED [0-9:]{8} \(-0s\)'
+sleep 2.2
+check_screen "paused: sampling goes on (the pinned entry ages)" rate 'PAUSED [0-9:]{8} \(-[12]s\)'
+keys rate Left
+check_screen "Left steps back one sample" rate 'PAUSED [0-9:]{8} \(-[23]s\)'
+keys rate Home
+check_screen "Home goes to the oldest sample: no predecessor, no rate" rate 'kswapd scan +– '
+keys rate End
+check_screen "End resumes the live view" rate ' LIVE [0-9:]{8} '
+rm -f $T/writer.run
+wait $wpid
+keys rate q
+
+# A counter that goes backwards is a reset, not a negative rate.
+tmux_start reset 80 24 "$R -d 0.5"
+sleep 1.2
+awk '$1 == "pgscan_kswapd" { $2 = 1 } { print }' "$FIXTURES/$L/vmstat" > $T/root/vmstat.new &&
+	mv $T/root/vmstat.new $T/root/vmstat
+check_screen "after a counter reset the rate is unknown" reset 'kswapd scan +– '
+check_no_screen "no negative rate" reset 'kswapd scan +-'
+keys reset q
+cp "$FIXTURES/$L/vmstat" $T/root/vmstat
+
+# Resize: redraws to the new size.
+tmux_start rs 80 24 "$R -d 5"
+wait_screen rs 'Memory' >/dev/null
+tm resize-window -t rs -x 160 -y 50
+check_screen "resize to 160x50: two columns" rs 'Memory.*Free blocks per order'
+tm resize-window -t rs -x 80 -y 24
+check_screen "resize back to 80x24: one column" rs '^Memory ─'
+keys rs q
+
+# Colour: on by default, off with NO_COLOR and --no-color.
+tmux_start col 80 24 "$R -d 5"
+wait_screen col 'Memory' >/dev/null
+if tm capture-pane -p -e -t col | grep -q "$(printf '\033')\[3[0-7]m\|$(printf '\033')\[[0-9;]*3[0-7]m"; then ok "colour by default"; else not_ok "colour by default"; fi
+keys col q
+tmux_start nocol 80 24 "NO_COLOR=1 $R -d 5"
+wait_screen nocol 'Memory' >/dev/null
+if tm capture-pane -p -e -t nocol | grep -q "$(printf '\033')\[[0-9;]*3[0-7]m"; then not_ok "NO_COLOR: no colour"; else ok "NO_COLOR: no colour"; fi
+keys nocol q
+tmux_start nocol2 80 24 "$R -d 5 --no-color"
+wait_screen nocol2 'Memory' >/dev/null
+if tm capture-pane -p -e -t nocol2 | grep -q "$(printf '\033')\[[0-9;]*3[0-7]m"; then not_ok "--no-color: no colour"; else ok "--no-color: no colour"; fi
+keys nocol2 q
+
+# ASCII: a non-UTF-8 locale, or --ascii.
+tmux_start asc 80 24 "LANG=C LC_ALL=C $R -d 5"
+check_screen "non-UTF-8 locale: ASCII rules" asc '^Memory -----'
+check_no_screen "non-UTF-8 locale: no block glyphs" asc '[▁▂▃▄▅▆▇█─]'
+keys asc q
+tmux_start asc2 80 24 "$R -d 5 --ascii"
+check_screen "--ascii: ASCII rules" asc2 '^Memory -----'
+keys asc2 q
+
+# -n exits after N samples; signals quit cleanly.
+tmux_start iter 80 24 "$R -d 0.2 -n 5"
+check_screen "-n 5 exits by itself with status 0" iter '^exit=0$' 5
+for sig in TERM INT HUP; do
+	tmux_start sig$sig 80 24 "$R -d 5"
+	wait_screen sig$sig 'Memory' >/dev/null
+	pkill -$sig -P "$(tm display-message -p -t sig$sig '#{pane_pid}')"
+	check_screen "SIG$sig quits with status 0" sig$sig '^exit=0$'
+	check_no_screen "SIG$sig: terminal restored" sig$sig 'pagetop  testhost'
+done
+
+# Not root: pagetypeinfo unreadable is one panel's note, the rest works.
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
+	chmod 755 $T && cp $PAGETOP $T/pagetop-copy && chmod 755 $T/pagetop-copy
+	tmux_start nobody 80 24 "runuser -u nobody -- $T/pagetop-copy -d 5"
+	check_screen "not root: the overview works" nobody '^ 0 Normal  free'
+	keys nobody q
+else
+	ok "not root # SKIP needs root and runuser"
+fi
 done_testing

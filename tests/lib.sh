@@ -42,3 +42,38 @@ make_root() {
 		cp "$FIXTURES/${pair#*=}" "$r/${pair%%=*}"
 	done
 }
+
+# The dashboard in tmux, on a server of our own so nothing else is touched.
+TMUX_SOCK=pagetop-test-$$
+tm() { tmux -L "$TMUX_SOCK" "$@"; }
+tmux_cleanup() { tm kill-server 2>/dev/null; rm -rf "$TMPDIR_TEST"; }
+trap tmux_cleanup EXIT
+# tmux_start NAME COLS ROWS COMMAND: runs COMMAND (a shell string) in a new
+# session; the pane stays after the command exits so its last screen and
+# "exit=N" can be read.
+tmux_start() {
+	tm new-session -d -s "$1" -x "$2" -y "$3" "$4; echo exit=\$?; sleep 600" &&
+		tm set-option -t "$1" remain-on-exit on >/dev/null
+}
+screen_of() { tm capture-pane -p -t "$1"; }
+keys() { n=$1; shift; tm send-keys -t "$n" "$@"; }
+# wait_screen NAME REGEX [SECONDS]: until the screen matches (grep -E).
+wait_screen() {
+	i=0
+	while [ $i -lt $((${3:-5} * 10)) ]; do
+		screen_of "$1" | grep -Eq -- "$2" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+# check_screen DESCRIPTION NAME REGEX [SECONDS]
+check_screen() {
+	if wait_screen "$2" "$3" "${4:-5}"; then ok "$1"; else not_ok "$1" "no /$3/ on screen:
+$(screen_of "$2")"; fi
+}
+# check_no_screen DESCRIPTION NAME REGEX: the screen does not match now.
+check_no_screen() {
+	if screen_of "$2" | grep -Eq -- "$3"; then not_ok "$1" "/$3/ on screen:
+$(screen_of "$2")"; else ok "$1"; fi
+}

@@ -1,2 +1,197 @@
+/* The history ring and the rates derived from it, on samples made here
+ * with exact times, so every rate is known in advance. */
+#include <errno.h>
+#include <malloc.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive.h"
+#include "history.h"
 #include "tap.h"
-int main(void) { return tap_done(); }
+
+static struct sample s;
+
+/* A sample at mono time t with pgscan_kswapd = scan and a 2-zone buddyinfo. */
+static void
+make(double t, uint64_t scan, uint64_t steal, uint64_t order0)
+{
+	memset(&s, 0, sizeof(s));
+	s.wall = 1000000 + t;
+	s.mono = t;
+	for (int i = 0; i < SRC_COUNT; i++)
+		s.status[i].err = ENOENT;
+	s.status[SRC_VMSTAT].err = 0;
+	s.vm.n = 3;
+	strcpy(s.vm.e[0].name, "pgscan_kswapd");
+	s.vm.e[0].value = scan;
+	strcpy(s.vm.e[1].name, "pgsteal_kswapd");
+	s.vm.e[1].value = steal;
+	strcpy(s.vm.e[2].name, "allocstall_normal");
+	s.vm.e[2].value = 7;
+	s.status[SRC_BUDDYINFO].err = 0;
+	s.buddy.n_orders = 3;
+	s.buddy.n_zones = 2;
+	s.buddy.zones[0].node = 0;
+	strcpy(s.buddy.zones[0].zone, "DMA32");
+	s.buddy.zones[0].free[0] = order0;
+	s.buddy.zones[1].node = 0;
+	strcpy(s.buddy.zones[1].zone, "Normal");
+	s.buddy.zones[1].free[2] = 5;
+	s.status[SRC_MEMINFO].err = 0;
+	s.mem.n = 1;
+	strcpy(s.mem.e[0].name, "MemTotal");
+	s.mem.e[0].value = 1024;
+	s.status[SRC_PSI_MEMORY].err = 0;
+	s.psi[PSI_MEMORY].some.present = true;
+	s.psi[PSI_MEMORY].some.total = (uint64_t)(t * 250000);	/* stalled a quarter of the time */
+}
+
+static void
+test_rates(void)
+{
+	struct history *h;
+	uint64_t first, last;
+
+	make(0, 1000, 500, 1);
+	h = history_new(4, 2, &s);
+	tap_ok(h != NULL, "history for 4 entries");
+	tap_eq_int(h->shape.n_zones, 2, "shape: zones from the first sample");
+	tap_eq_int(h->shape.n_orders, 3, "shape: orders from the first sample");
+	history_push(h, &s);
+	tap_ok(isnan(derive_rate(h, 0, CTR_PGSCAN_KSWAPD)), "first entry: rate unknown, not 0");
+
+	make(2, 3000, 1500, 2);
+	history_push(h, &s);
+	tap_ok(derive_rate(h, 1, CTR_PGSCAN_KSWAPD) == 1000, "2000 pages over 2 s: 1000/s");
+	tap_ok(derive_efficiency(h, 1, false) == 0.5, "steal/scan 1000/2000 = 0.5");
+	tap_eq_int(derive_delta(h, 1, CTR_ALLOCSTALL), 0, "allocstall unchanged: delta 0");
+	tap_ok(isnan(derive_rate(h, 1, CTR_COMPACT_STALL)), "a counter the kernel lacks: unknown");
+	tap_ok(fabs(derive_psi_share(h, 1, PSI_MEMORY, false) - 25) < 1e-9,
+	       "PSI totals: 25%% of the interval stalled");
+	tap_ok(isnan(derive_psi_share(h, 1, PSI_IO, false)), "PSI io absent: unknown");
+
+	make(3, 10, 0, 3);	/* counters went backwards: a reset */
+	history_push(h, &s);
+	tap_ok(isnan(derive_rate(h, 2, CTR_PGSCAN_KSWAPD)), "a reset: rate unknown, not negative");
+	make(4, 110, 20, 4);
+	history_push(h, &s);
+	tap_ok(derive_rate(h, 3, CTR_PGSCAN_KSWAPD) == 100, "after the reset rates resume");
+
+	make(5, 210, 20, 5);
+	history_push(h, &s);
+	tap_ok(history_range(h, &first, &last) && first == 1 && last == 4, "ring of 4 holds 1..4");
+	tap_ok(history_get(h, 0) == NULL, "entry 0 is gone");
+	tap_ok(history_buddy(h, 4, 0)[0] == 5 && history_buddy(h, 4, 1)[2] == 5,
+	       "buddyinfo kept per zone");
+	tap_ok(isnan(derive_rate(h, 1, CTR_PGSCAN_KSWAPD)),
+	       "the oldest entry has no predecessor left: unknown");
+	tap_eq_u64(history_get(h, 4)->mem[MEM_TOTAL], 1024, "meminfo kept");
+	tap_ok(!(history_get(h, 4)->mem_valid & (1u << MEM_DIRTY)), "missing meminfo keys not valid");
+	tap_eq_u64(history_find_time(h, 1000000 + 3.5), 2, "find by time: last at or before (t=3 is entry 2)");
+	tap_eq_u64(history_find_time(h, 0), 1, "find before the start: the oldest");
+	tap_eq_int(history_pti_at(h, 4), -1, "no pagetypeinfo read: none in force");
+	history_free(h);
+}
+
+static void
+test_zones_move(void)
+{
+	struct history *h;
+
+	make(0, 0, 0, 9);
+	h = history_new(8, 2, &s);
+	history_push(h, &s);
+	/* The same zones listed in another order land in the same columns. */
+	make(1, 0, 0, 8);
+	{
+		struct buddyinfo_zone t = s.buddy.zones[0];
+
+		s.buddy.zones[0] = s.buddy.zones[1];
+		s.buddy.zones[1] = t;
+	}
+	history_push(h, &s);
+	tap_eq_int(history_buddy(h, 1, 0)[0], 8, "zone DMA32 found by name, not position");
+	tap_eq_int(history_buddy(h, 1, 1)[2], 5, "zone Normal found by name");
+	/* A read with another number of orders is not mixed in. */
+	make(2, 0, 0, 7);
+	s.buddy.n_orders = 4;
+	history_push(h, &s);
+	tap_ok(!(history_get(h, 2)->valid & SRC_BIT(SRC_BUDDYINFO)), "a shape change is not kept");
+	history_free(h);
+}
+
+static void
+test_pagetypeinfo(void)
+{
+	struct history *h;
+	uint32_t capped;
+
+	make(0, 0, 0, 1);
+	s.status[SRC_PAGETYPEINFO].err = 0;
+	s.pti.n_orders = 3;
+	s.pti.n_types = 2;
+	strcpy(s.pti.types[0], "Unmovable");
+	strcpy(s.pti.types[1], "Movable");
+	s.pti.pageblock_order = 2;
+	s.pti.n_free = 2;
+	s.pti.free[0] = (struct pagetypeinfo_free){ .node = 0, .zone = "Normal", .type = 1,
+						     .free = { 100000, 2, 3 }, .capped = 1 };
+	s.pti.free[1] = (struct pagetypeinfo_free){ .node = 0, .zone = "DMA32", .type = 0,
+						     .free = { 4, 5, 6 } };
+	s.pti.n_blocks = 1;
+	s.pti.blocks[0] = (struct pagetypeinfo_blocks){ .node = 0, .zone = "Normal",
+							 .count = { 11, 22 } };
+	h = history_new(8, 2, &s);
+	history_push(h, &s);
+	tap_ok(h->shape.pti_known && h->shape.pageblock_order == 2, "pagetypeinfo shape learned");
+	tap_eq_int(h->shape.pti_row_zone[0], 1, "row 0 is zone Normal (index 1)");
+	tap_eq_int(history_pti_at(h, 0), 0, "read 0 in force at entry 0");
+	tap_ok(history_pti_free(h, 0, 0, &capped)[0] == 100000 && capped == 1, "capped kept");
+	tap_eq_int(history_pti_blocks(h, 0, 0)[1], 22, "pageblocks kept");
+	/* Ticks without a read keep the last one in force. */
+	s.status[SRC_PAGETYPEINFO].err = SRC_NOT_READ;
+	history_push(h, &s);
+	tap_eq_int(history_pti_at(h, 1), 0, "between reads the last read is in force");
+	s.status[SRC_PAGETYPEINFO].err = 0;
+	s.pti.free[1].free[0] = 40;
+	history_push(h, &s);
+	s.pti.free[1].free[0] = 41;
+	history_push(h, &s);
+	tap_eq_int(history_pti_at(h, 3), 2, "third read in force");
+	tap_eq_int(history_pti_free(h, 2, 1, NULL)[0], 41, "its values");
+	tap_eq_int(history_pti_at(h, 1), -1, "a read the small ring dropped is gone");
+	history_free(h);
+}
+
+static void
+test_no_allocation(void)
+{
+	struct history *h;
+	size_t before;
+
+	make(0, 0, 0, 1);
+	h = history_new(100, 10, &s);
+	for (int i = 0; i < 10; i++) {
+		make(i, (uint64_t)i * 10, 0, 1);
+		history_push(h, &s);
+	}
+	before = mallinfo2().uordblks;
+	for (int i = 10; i < 1000; i++) {
+		make(i, (uint64_t)i * 10, 0, 1);
+		history_push(h, &s);
+		(void)derive_rate(h, (uint64_t)i, CTR_PGSCAN_KSWAPD);
+	}
+	tap_eq_u64(mallinfo2().uordblks, before, "990 pushes and rates allocate nothing");
+	history_free(h);
+}
+
+int
+main(void)
+{
+	test_rates();
+	test_zones_move();
+	test_pagetypeinfo();
+	test_no_allocation();
+	return tap_done();
+}
