@@ -1,0 +1,36 @@
+#!/bin/sh
+# No allocation per tick: the dashboard run under valgrind for 5 and for 50
+# samples must report nearly the same number of heap allocations; any
+# allocation on the path sample -> history -> screen would add 45 or more.
+# (A run may differ by one or two from another, whatever its length:
+# one-time allocations in libc and ncurses depend on timing.)
+set -u
+. "$TESTLIB"
+T=$TMPDIR_TEST
+if [ "${SANITIZED:-no}" = yes ]; then
+	ok "allocations per tick # SKIP valgrind cannot run a sanitizer build"
+	done_testing
+	exit 0
+fi
+if ! command -v valgrind >/dev/null; then
+	ok "allocations per tick # SKIP valgrind not installed"
+	done_testing
+	exit 0
+fi
+export LANG=C.UTF-8
+allocs() {
+	tmux_start vg$1 80 24 "valgrind --log-file=$T/vg$1.log $PAGETOP -d 0.1 -n $1"
+	wait_screen vg$1 '^exit=' 120 || true
+	sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' $T/vg$1.log
+}
+a=$(allocs 5)
+b=$(allocs 50)
+check_match "valgrind counted the allocations" "$a" '^[0-9,]+$'
+a=$(echo "$a" | tr -d ,)
+b=$(echo "$b" | tr -d ,)
+if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -lt 5 ]; then
+	ok "45 more samples add $((b - a)) allocations ($a in all for 5 samples)"
+else
+	not_ok "45 more samples add no allocations" "5 samples: $a, 50 samples: $b"
+fi
+done_testing
