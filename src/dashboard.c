@@ -53,6 +53,9 @@ struct dashboard {
 	struct host host;
 	struct sampler sp;
 	struct sample *s;		/* the latest sample */
+	/* Its sources' status, but for a source not read on the latest tick
+	 * (pagetypeinfo) the status of its last read. */
+	struct source_status status[SRC_COUNT];
 	struct sensors_source *sensors;
 	struct history *h;
 	bool paused;
@@ -79,6 +82,14 @@ now_mono(void)
 }
 
 static void
+dashboard_keep_status(struct dashboard *d)
+{
+	for (int i = 0; i < SRC_COUNT; i++)
+		if (d->s->status[i].err != SRC_NOT_READ)
+			d->status[i] = d->s->status[i];
+}
+
+static void
 dashboard_sample(struct dashboard *d)
 {
 	unsigned mask = SRC_ALL;
@@ -92,6 +103,7 @@ dashboard_sample(struct dashboard *d)
 	if (d->sensors)
 		sensors_read(d->sensors, &d->s->sensors);
 	history_push(d->h, d->s);
+	dashboard_keep_status(d);
 	d->ticks++;
 }
 
@@ -186,14 +198,15 @@ draw_status(struct dashboard *d)
 		  "\u2190\u2192", d->filter[0] ? ": " : "", d->filter);
 }
 
+/* What a view gets to read, for drawing and for keys alike. */
 static void
-dashboard_draw(struct dashboard *d)
+dashboard_ctx(struct dashboard *d, struct view_ctx *ctx)
 {
-	struct view_ctx ctx = {
+	*ctx = (struct view_ctx){
 		.h = d->h,
 		.seq = dashboard_shown(d),
 		.paused = d->paused,
-		.status = d->s->status,
+		.status = d->status,
 		.sensors = d->sensors ? &d->s->sensors : NULL,
 		.pti_every = d->o->pti_every,
 		.page_size = d->host.page_size,
@@ -203,7 +216,14 @@ dashboard_draw(struct dashboard *d)
 		.rows = LINES - 3,
 		.cols = COLS,
 	};
+}
 
+static void
+dashboard_draw(struct dashboard *d)
+{
+	struct view_ctx ctx;
+
+	dashboard_ctx(d, &ctx);
 	erase();
 	draw_header(d, ctx.seq);
 	draw_tabs(d);
@@ -264,12 +284,9 @@ dashboard_filter_key(struct dashboard *d, int ch)
 static bool
 dashboard_key(struct dashboard *d, int ch)
 {
-	struct view_ctx ctx = {
-		.h = d->h, .seq = dashboard_shown(d), .paused = d->paused,
-		.status = d->s->status, .filter = d->filter,
-		.y = 2, .x = 0, .rows = LINES - 3, .cols = COLS,
-	};
+	struct view_ctx ctx;
 
+	dashboard_ctx(d, &ctx);
 	d->message[0] = '\0';
 	if (d->filtering) {
 		dashboard_filter_key(d, ch);
@@ -433,6 +450,7 @@ dashboard_run(const struct dashboard_opts *o)
 		goto out;
 	}
 	history_push(d.h, d.s);
+	dashboard_keep_status(&d);
 	d.ticks = 1;
 	for (int i = 0; i < N_VIEWS; i++)
 		if (views[i]->state_size && !(d.state[i] = calloc(1, views[i]->state_size))) {

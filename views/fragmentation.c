@@ -68,11 +68,10 @@ struct frag_window {
 };
 
 static const char *const fragmentation_help[] = {
-	"Up/Down     select the zone (the \"/\" filter matches zone names)",
-	"            table: free blocks per order (buddyinfo), the unusable and",
-	"            fragmentation index per order (as debugfs extfrag/), free",
-	"            blocks per migratetype (pagetypeinfo) and pageblocks;",
-	"            pb marks the pageblock order, top the highest free order",
+	"Up/Down     select the zone (\"/\" filters zones by name)",
+	"            pb: the pageblock order; top: the highest order with a free block",
+	"            chg: free blocks gained or lost since the heatmap's left edge",
+	"            extfrag -1: would succeed; above 0.500 the kernel compacts",
 	"            heatmap: free pages at each order over time, newest right",
 	NULL
 };
@@ -270,6 +269,10 @@ frag_pti_get(const struct view_ctx *ctx, struct frag_state *st, int z, struct fr
 	if (!sh->pti_known || p->at < 0 || !e || !(hp = history_pti(ctx->h, p->at))) {
 		if (st->why[0])
 			snprintf(p->msg, sizeof(p->msg), "%s", st->why);
+		else if (sh->pti_known)
+			/* Paused before the first read, or the read has left its ring. */
+			snprintf(p->msg, sizeof(p->msg),
+				 "pagetypeinfo: no read held for this time");
 		else if (ctx->status && ctx->status[SRC_PAGETYPEINFO].err == 0)
 			snprintf(p->msg, sizeof(p->msg),
 				 "pagetypeinfo: its orders differ from buddyinfo");
@@ -355,8 +358,11 @@ frag_fit(const struct view_ctx *ctx, const struct frag_pti *p, const struct frag
 	l->n_types = 0;
 	total = l->left;
 	/* Without pagetypeinfo its area must hold the reason. */
-	if (!p->ok)
-		return total + 2 + ((int)strlen(p->msg) < 30 ? (int)strlen(p->msg) : 30) <= ctx->cols;
+	if (!p->ok) {
+		int need = (int)strlen(p->msg) < 46 ? (int)strlen(p->msg) : 46;
+
+		return total + 2 + need <= ctx->cols;
+	}
 	total += 2;
 	for (int t = 0; t < ctx->h->shape.pti_n_types; t++) {
 		tw = type_width(ctx, p, t, cut);
@@ -431,8 +437,8 @@ frag_table_groups(const struct view_ctx *ctx, const struct frag_state *st, int r
 			len = snprintf(text, sizeof(text), "pagetypeinfo read %s ago (every %s: "
 			    "it takes the zone lock)", age, every);
 		else if (k == 1)
-			len = snprintf(text, sizeof(text), "pagetypeinfo %s ago (every %s: zone lock)",
-			    age, every);
+			len = snprintf(text, sizeof(text),
+			    "pagetypeinfo %s ago (every %s: zone lock)", age, every);
 		else
 			len = snprintf(text, sizeof(text), "pagetypeinfo %s ago", age);
 		if (len <= room)
@@ -511,8 +517,8 @@ frag_table_row(const struct view_ctx *ctx, int row, int o, const struct frag_lay
 		x += put(ctx, row, x, 2 + l->pages_w, count_style(blocks), "  %*llu", l->pages_w,
 			 (unsigned long long)(blocks << o));
 	if (l->above_w)
-		x += put(ctx, row, x, 2 + l->above_w, count_style(f->free_at_or_above[o]), "  %*llu",
-			 l->above_w, (unsigned long long)f->free_at_or_above[o]);
+		x += put(ctx, row, x, 2 + l->above_w, count_style(f->free_at_or_above[o]),
+			 "  %*llu", l->above_w, (unsigned long long)f->free_at_or_above[o]);
 	fmt_index(f->unusable[o], num, sizeof(num));
 	x += put(ctx, row, x, 10, f->unusable[o] ? ST_NORMAL : ST_DIM, "  %8s", num);
 	fmt_index(f->extfrag[o], num, sizeof(num));
@@ -605,7 +611,8 @@ frag_zone_line(const struct view_ctx *ctx, int row, const int *list, int n, int 
 	for (int k = mem[0] ? 0 : 1; k < 3; k++) {
 		if (k == 0)
 			snprintf(sum, sizeof(sum), "free %llu pages (%s), top order %d",
-				 (unsigned long long)fz->f.free_pages, mem, fz->f.highest_free_order);
+				 (unsigned long long)fz->f.free_pages, mem,
+				 fz->f.highest_free_order);
 		else if (k == 1)
 			snprintf(sum, sizeof(sum), "free %llu pages, top order %d",
 				 (unsigned long long)fz->f.free_pages, fz->f.highest_free_order);
