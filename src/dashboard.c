@@ -194,8 +194,7 @@ draw_status(struct dashboard *d)
 		return;
 	}
 	draw_text(y, 0, COLS, ST_DIM, "q quit  space %s  %s step  Home/End  / filter%s%s  ? help",
-		  d->paused ? "resume" : "pause", draw_unknown()[0] == '-' ? "<- ->" :
-		  "\u2190\u2192", d->filter[0] ? ": " : "", d->filter);
+		  d->paused ? "resume" : "pause", draw_utf8() ? "\u2190\u2192" : "<- ->", d->filter[0] ? ": " : "", d->filter);
 }
 
 /* What a view gets to read, for drawing and for keys alike. */

@@ -115,6 +115,12 @@ draw_clear_line(int y, int x, int w, enum style st)
 	attrset(A_NORMAL);
 }
 
+bool
+draw_utf8(void)
+{
+	return draw_opts.utf8;
+}
+
 const char *
 draw_unknown(void)
 {
@@ -181,7 +187,7 @@ fmt_count(double v, char *dst, size_t size)
 	if (isnan(v))
 		snprintf(dst, size, "%s", draw_unknown());
 	else if (a < 1000)
-		snprintf(dst, size, a < 10 && a != floor(a) ? "%.1f" : "%.0f", v);
+		snprintf(dst, size, a < 9.95 && a != floor(a) ? "%.1f" : "%.0f", v);
 	else if (a < 9999.5)
 		snprintf(dst, size, "%.1fk", v / 1e3);
 	else if (a < 999500)

@@ -58,7 +58,9 @@ void fmt_index(int v, char *dst, size_t size);
 /* Seconds as "42s", "5m03s", "2h04m", "3d04h". */
 void fmt_duration(double s, char *dst, size_t size);
 
-/* The em dash (or "-") used for unknown values. */
+/* Whether block glyphs and rules are drawn (a UTF-8 locale, no --ascii). */
+bool draw_utf8(void);
+/* The en dash (or "-") used for unknown values. */
 const char *draw_unknown(void);
 
 #endif

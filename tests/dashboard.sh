@@ -45,10 +45,56 @@ keys ov q
 check_screen "q quits with status 0" ov '^exit=0$'
 check_no_screen "the terminal is restored (no dashboard left on the screen)" ov 'pagetop  testhost'
 
+# Fragmentation at 80x24: one zone, orders down, migratetypes across.
+tmux_start fr 80 24 "$R -d 5"
+wait_screen fr 'Memory' >/dev/null
+keys fr 2
+check_screen "fragmentation: zone list with the largest zone selected" fr '^Zone: .*\[0 DMA32\]'
+check_screen "fragmentation: headers" fr '^ord +free +unusable +extfrag .*Unmovab'
+keys fr Down
+check_screen "Down selects the next zone" fr '^Zone: .*\[0 Normal\]'
+check_screen "fragmentation: order 0 row of buddyinfo Normal" fr '^ 0 +217 +0\.000 +-1 '
+check_screen "fragmentation: the pageblock order is marked" fr '^ 9 pb'
+check_screen "fragmentation: pageblocks per migratetype" fr 'pageblocks'
+check_screen "fragmentation: pagetypeinfo age and why it is read less often" fr 'pagetypeinfo read [0-9]+s ago \(every 10s: it takes the zone lock\)'
+check_screen "fragmentation: heatmap over time" fr 'free pages at each order'
+check_eq "fragmentation fits 80 columns" "$(screen_of fr | wc -L)" 80
+keys fr Up
+check_screen "Up selects the previous zone" fr '^Zone: .*\[0 DMA32\]'
+keys fr / D M A Enter
+check_screen "/ filters zones: only DMA and DMA32 listed" fr '^Zone: +(\[?0 DMA\]? +\[?0 DMA32\]?) +free'
+check_screen "... and the status line shows the filter" fr 'filter: DMA'
+keys fr Escape q
+
+# Reclaim and sensors at 80x24.
+tmux_start rc 80 24 "$R -d 5"
+wait_screen rc 'Memory' >/dev/null
+keys rc 3
+check_screen "reclaim: kswapd scan rate row" rc '^kswapd scan +(–|0)( |$)'
+check_screen "reclaim: compaction group" rc '^Compaction '
+check_screen "reclaim: more rows below at 24 lines" rc 'more below'
+keys rc 6
+check_screen "sensors: only on the live system" rc 'Sensors are read only on the live system'
+keys rc q
+
+# A 2.6.20 kernel: no compaction counters, said once.
+mkdir -p $T/old/pressure
+cp "$FIXTURES/proc/vmstat/lkml-2007-2.6.20-uml-i386-pgsteal_zone-kswapd_steal.txt" $T/old/vmstat
+tmux_start old 80 24 "$PAGETOP --proc-root $T/old -d 5"
+keys old 3
+check_screen "old kernel: compaction counters absent, with the reason" old 'compaction counters absent \(kernel without CONFIG_COMPACTION\)'
+keys old 1
+check_screen "old kernel: missing buddyinfo is said in its panel" old 'buddyinfo: not present'
+keys old q
+
 # Large terminal: two columns.
 tmux_start big 160 50 "$R -d 5"
 check_screen "160x50: memory and free blocks side by side" big 'Memory.*Free blocks per order'
 check_screen "160x50: all four PSI lines" big '^ cpu '
+keys big 2
+check_screen "160x50 fragmentation: the zone table" big '^>? +0 Normal +[0-9]+ '
+keys big 3
+check_screen "160x50 reclaim: every group on one screen" big '^Swap & OOM'
 keys big q
 
 # Rates from counters that grow by 10000 pages a second.

@@ -13,7 +13,7 @@ view_title(int y, int x, int w, const char *title)
 
 	/* A thin rule after the title helps the eye across wide screens. */
 	for (int i = x + n + 1; i < x + w; i++)
-		draw_text(y, i, 1, ST_DIM, "%s", draw_unknown()[0] == '-' ? "-" : "\u2500");
+		draw_text(y, i, 1, ST_DIM, "%s", draw_utf8() ? "\u2500" : "-");
 	return y + 1;
 }
 

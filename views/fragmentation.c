@@ -76,11 +76,6 @@ static const char *const fragmentation_help[] = {
 	NULL
 };
 
-static bool
-frag_utf8(void)
-{
-	return draw_unknown()[0] != '-';
-}
 
 /* draw_text clipped to the view's area as well as to the screen; row and
  * col count from the area's corner. */
@@ -475,7 +470,7 @@ frag_table_header(const struct view_ctx *ctx, int row, const struct frag_layout 
 	x += put(ctx, row, x, 9, ST_TITLE, "  %7s", "extfrag");
 	if (!p->ok)
 		return;
-	x += put(ctx, row, x, 2, ST_DIM, " %s", frag_utf8() ? "\u2502" : "|");
+	x += put(ctx, row, x, 2, ST_DIM, " %s", draw_utf8() ? "\u2502" : "|");
 	for (int t = 0; t < l->n_types; t++) {
 		type_name(ctx, t, l->cut, name, sizeof(name));
 		x += put(ctx, row, x, 1 + l->type_w[t], ST_TITLE, " %*s", l->type_w[t], name);
@@ -527,7 +522,7 @@ frag_table_row(const struct view_ctx *ctx, int row, int o, const struct frag_lay
 		 ST_DIM, "  %7s", num);
 	if (!p->ok)
 		return;
-	x += put(ctx, row, x, 2, ST_DIM, " %s", frag_utf8() ? "\u2502" : "|");
+	x += put(ctx, row, x, 2, ST_DIM, " %s", draw_utf8() ? "\u2502" : "|");
 	for (int t = 0; t < l->n_types; t++) {
 		if (!p->free[t])
 			snprintf(num, sizeof(num), "-");
@@ -547,7 +542,7 @@ frag_blocks_row(const struct view_ctx *ctx, int row, const struct frag_layout *l
 	int x = l->left;
 
 	put(ctx, row, 0, l->left, ST_DIM, "%*s", l->left, "pageblocks");
-	x += put(ctx, row, x, 2, ST_DIM, " %s", frag_utf8() ? "\u2502" : "|");
+	x += put(ctx, row, x, 2, ST_DIM, " %s", draw_utf8() ? "\u2502" : "|");
 	for (int t = 0; t < l->n_types; t++) {
 		if (p->blocks)
 			x += put(ctx, row, x, 1 + l->type_w[t], count_style(p->blocks[t]), " %*u",

@@ -180,22 +180,25 @@ panel_orders(const struct view_ctx *ctx, struct area *a)
 	const struct hist_entry *e = history_get(ctx->h, ctx->seq);
 	int pb = sh->pageblock_order > 0 && sh->pageblock_order < sh->n_orders ?
 	    sh->pageblock_order : sh->n_orders - 1;
-	int cell = a->w >= 100 ? 3 : 1, x;
-	char why[200], u[3][16];
+	/* Figures per order when they fit (5 columns each), glyphs otherwise. */
+	int cell = a->w >= 21 + sh->n_orders * 5 + 30 ? 5 : 1, x;
+	char why[200], u[3][16], title[256], pbhead[24];
 
+	snprintf(pbhead, sizeof(pbhead), "unus@%d", pb);
 	if (!area_room(a, 2))
 		return;
-	x = a->x;
-	view_title(a->y, x, a->w, "Free blocks per order");
+	/* The heads of the figures stand in the title line, over their columns. */
+	snprintf(title, sizeof(title), "%-*s%4s  %6s %6s %7.7s",
+		 21 + (cell == 1 ? sh->n_orders : sh->n_orders * cell) + 2, "Free blocks per order",
+		 "high", "unus@2", "unus@3", pbhead);
+	view_title(a->y, a->x, a->w, e && (e->valid & SRC_BIT(SRC_BUDDYINFO)) ? title :
+		   "Free blocks per order");
 	if (!e || !(e->valid & SRC_BIT(SRC_BUDDYINFO))) {
 		a->y++;
 		if (view_missing(ctx, SRC_BUDDYINFO, why, sizeof(why)))
 			draw_text(a->y++, a->x + 1, a->w - 1, ST_WARN, "%s", why);
 		return;
 	}
-	/* Column heads over the cells and the figures. */
-	x = a->x + 22 + (cell == 1 ? sh->n_orders : sh->n_orders * cell);
-	draw_text(a->y, x, a->x + a->w - x, ST_TITLE, " high  unus@2 unus@3 unus@%d", pb);
 	a->y++;
 	for (int z = 0; z < sh->n_zones && area_room(a, 1); z++) {
 		const uint32_t *b = history_buddy(ctx->h, ctx->seq, z);
@@ -227,8 +230,8 @@ panel_orders(const struct view_ctx *ctx, struct area *a)
 				char n[8];
 
 				fmt_count((double)free[o], n, sizeof(n));
-				x += draw_text(a->y, x, cell, draw_heat_style(free[o], max), "%*s",
-					       cell, free[o] ? n : ".");
+				x += draw_text(a->y, x, cell, draw_heat_style(free[o], max), " %*s",
+					       cell - 1, free[o] ? n : ".");
 			}
 		}
 		fmt_index(fr.unusable[2 < sh->n_orders ? 2 : 0], u[0], sizeof(u[0]));

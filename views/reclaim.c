@@ -25,7 +25,6 @@
 #define NOCHART_WINDOW	60	/* entries behind "max" when there is no chart */
 #define TALL_MIN	3	/* lines of a tall chart, however short the screen */
 #define TALL_MAX	6	/* ... and however tall */
-#define TALL_MIN_ROWS	36	/* the view area of a 40-line terminal */
 #define MAX_LINES	160
 #define NOTE_SIZE	2048
 
@@ -92,7 +91,7 @@ static const struct row_def rows[] = {
 
 struct reclaim_state {
 	int top;		/* first line shown */
-	bool flip;		/* 'c': the other chart height than the default */
+	bool flip;		/* 'c': tall charts where they do not fit, or none */
 };
 
 enum line_kind { LN_TITLE, LN_ROW, LN_NOTE };
@@ -119,11 +118,18 @@ struct columns {
 	int scale;		/* -1: no scale */
 };
 
+
 static bool
-reclaim_utf8(void)
+row_eff(const struct row_def *rd)
 {
-	/* draw.h says which glyphs are in use only through the unknown dash. */
-	return draw_unknown()[0] != '-';
+	return rd->kind == RK_EFF_KSWAPD || rd->kind == RK_EFF_DIRECT;
+}
+
+/* Width w at column x of the area, cut at its right edge. */
+static int
+area_w(const struct view_ctx *ctx, int x, int w)
+{
+	return x + w > ctx->cols ? ctx->cols - x : w;
 }
 
 static bool
@@ -244,9 +250,9 @@ layout_build(const struct view_ctx *ctx, const struct hist_entry *e, int tall,
 		nl = (size_t)snprintf(note, sizeof(note), "not in this kernel:");
 		lacks = 0;
 		for (int r = 0; r < N_ROWS; r++) {
-			if (rows[r].group != (enum group_id)g || rows[r].kind == RK_EFF_KSWAPD ||
-			    rows[r].kind == RK_EFF_DIRECT || !row_matches(&rows[r], ctx->filter) ||
-			    row_present(&rows[r], e) || nl >= sizeof(note))
+			if (rows[r].group != (enum group_id)g || row_eff(&rows[r]) ||
+			    !row_matches(&rows[r], ctx->filter) || row_present(&rows[r], e) ||
+			    nl >= sizeof(note))
 				continue;
 			nl += (size_t)snprintf(note + nl, sizeof(note) - nl, "%s %s",
 			    lacks ? "," : "", counter_name(rows[r].ctr));
@@ -257,30 +263,27 @@ layout_build(const struct view_ctx *ctx, const struct hist_entry *e, int tall,
 	}
 }
 
-static bool
-reclaim_tall(const struct view_ctx *ctx, const struct reclaim_state *st)
-{
-	return (ctx->rows >= TALL_MIN_ROWS) != st->flip;
-}
-
-/* Lays out the rows; in tall mode the main rows share the spare lines. */
+/* Lays out the rows. The main rows get tall charts when they fit, sharing
+ * the spare lines; 'c' asks for the other kind. */
 static void
 reclaim_layout(const struct view_ctx *ctx, const struct reclaim_state *st,
     const struct hist_entry *e, struct layout *lay)
 {
-	int mains = 0, h;
+	int mains = 0, spare, h;
+	bool fits;
 
 	layout_build(ctx, e, 1, lay);
-	if (!reclaim_tall(ctx, st))
-		return;
 	for (int i = 0; i < lay->n; i++)
 		if (lay->l[i].kind == LN_ROW && rows[lay->l[i].idx].main)
 			mains++;
 	if (mains == 0)
 		return;
-	h = 1 + (ctx->rows - lay->n) / mains;
-	h = h < TALL_MIN ? TALL_MIN : h > TALL_MAX ? TALL_MAX : h;
-	layout_build(ctx, e, h, lay);
+	spare = ctx->rows - lay->n;
+	fits = spare >= mains * (TALL_MIN - 1);
+	if (fits == st->flip)
+		return;
+	h = fits ? 1 + spare / mains : TALL_MIN;
+	layout_build(ctx, e, h > TALL_MAX ? TALL_MAX : h, lay);
 }
 
 static struct columns
@@ -359,7 +362,7 @@ reclaim_span(const struct view_ctx *ctx, int n)
 static void
 fmt_value(const struct row_def *rd, double v, char *dst, size_t size)
 {
-	if (!isnan(v) && (rd->kind == RK_EFF_KSWAPD || rd->kind == RK_EFF_DIRECT))
+	if (!isnan(v) && row_eff(rd))
 		snprintf(dst, size, "%.0f%%", v);
 	else
 		fmt_count(v, dst, size);
@@ -370,7 +373,7 @@ value_style(const struct row_def *rd, double v)
 {
 	if (isnan(v) || v == 0)
 		return ST_DIM;
-	if (rd->kind == RK_EFF_KSWAPD || rd->kind == RK_EFF_DIRECT)
+	if (row_eff(rd))
 		return v < 25 ? ST_BAD : v < 50 ? ST_WARN : ST_NORMAL;
 	if (rd->kind == RK_EVENTS)
 		return ST_BAD;
@@ -406,10 +409,11 @@ draw_tall_part(int y, int x, int w, const double *v, int n, double max, int part
 			continue;
 		f = v[i] / max;
 		fill = f * parts - level;
-		/* As in draw_spark: any activity shows at the bottom. */
+		/* As in draw_spark, any activity shows at the bottom; above it,
+		 * less than the lowest block is nothing. */
 		if (level == 0 && fill < 0.01)
 			fill = 0.01;
-		if (fill < 0.125)
+		if (level > 0 && fill < 0.125)
 			continue;
 		draw_text(y, col, 1, st, "%s", draw_level_glyph(fill > 1 ? 1 : fill));
 	}
@@ -423,7 +427,7 @@ draw_row(const struct view_ctx *ctx, const struct row_def *rd, int parts, int y0
 {
 	struct columns c = reclaim_columns(ctx->cols);
 	double v[CHART_MAX], now = NAN, scale = NAN, max = 0, total = 0;
-	bool eff = rd->kind == RK_EFF_KSWAPD || rd->kind == RK_EFF_DIRECT;
+	bool eff = row_eff(rd);
 	bool active = false;
 	enum style chart_st = eff ? ST_GOOD : rd->alarm ? ST_BAD : ST_HEAT2;
 	char buf[32], sbuf[48];
@@ -452,20 +456,23 @@ draw_row(const struct view_ctx *ctx, const struct row_def *rd, int parts, int y0
 		if (y < ylo || y >= yhi)
 			continue;
 		if (p == 0) {
-			draw_text(y, ctx->x, LABEL_W - 1, active ? ST_NORMAL : ST_DIM, "%s",
-			    rd->label);
+			draw_text(y, ctx->x, area_w(ctx, 0, LABEL_W - 1),
+			    active ? ST_NORMAL : ST_DIM, "%s", rd->label);
 			fmt_value(rd, now, buf, sizeof(buf));
-			draw_right(y, ctx->x + c.value, VALUE_W - 1, value_style(rd, now), buf);
-			/* An idle row needs no scale: blank reads faster than "max 0". */
-			if (c.scale >= 0 && !isnan(scale) && scale > 0) {
+			if (area_w(ctx, c.value, VALUE_W - 1) == VALUE_W - 1)
+				draw_right(y, ctx->x + c.value, VALUE_W - 1, value_style(rd, now),
+				    buf);
+			/* An idle row needs no scale: blank reads faster than "max 0".
+			 * An efficiency of 0% is news, though. */
+			if (c.scale >= 0 && !isnan(scale) && (scale > 0 || eff)) {
 				fmt_value(rd, scale, buf, sizeof(buf));
 				snprintf(sbuf, sizeof(sbuf), "%s %s",
 				    eff ? "min" : rd->kind == RK_EVENTS ? "sum" : "max", buf);
 				draw_right(y, ctx->x + c.scale, SCALE_W, ST_DIM, sbuf);
 			}
-		} else if (p == 1) {
+		} else if (p == 1 && strcmp(rd->label, counter_name(rd->ctr)) != 0) {
 			/* A tall row has room to name its counter. */
-			draw_text(y, ctx->x + 1, LABEL_W - 2, ST_DIM, "%s",
+			draw_text(y, ctx->x + 1, area_w(ctx, 1, LABEL_W - 2), ST_DIM, "%s",
 			    counter_name(rd->ctr));
 		}
 		if (c.chart_w == 0)
@@ -596,7 +603,7 @@ reclaim_draw(const struct view_ctx *ctx, void *state)
 	}
 	if (vis < ctx->rows) {
 		int below = lay.n - (st->top + vis);
-		bool u = reclaim_utf8();
+		bool u = draw_utf8();
 
 		if (below > 0)
 			draw_text(ctx->y + ctx->rows - 1, ctx->x, ctx->cols, ST_DIM,
@@ -651,7 +658,7 @@ reclaim_handle_key(const struct view_ctx *ctx, void *state, int key)
 static const char *const reclaim_help[] = {
 	"Up/Down  scroll",
 	"PgUp/PgDn  scroll a page",
-	"c  tall or one-line charts for kswapd, direct reclaim, allocstall",
+	"c  tall or one-line charts of reclaim and allocstall",
 	NULL
 };
 

@@ -39,11 +39,6 @@ static const char *const sensors_help[] = {
 	NULL
 };
 
-static bool
-sensors_ascii(void)
-{
-	return draw_unknown()[0] == '-';
-}
 
 /* Columns taken by s: our text is one column a glyph. */
 static int
@@ -114,7 +109,7 @@ sensors_fmt(enum sensor_kind kind, double v, char *dst, size_t size)
 	}
 	switch (kind) {
 	case SENSOR_TEMP:
-		snprintf(dst, size, "%.1f%s", v, sensors_ascii() ? " C" : "\u00b0C");
+		snprintf(dst, size, "%.1f%s", v, !draw_utf8() ? " C" : "\u00b0C");
 		break;
 	case SENSOR_FAN:
 		snprintf(dst, size, "%.0f RPM", v);
@@ -170,7 +165,7 @@ sensors_bar(const struct view_ctx *ctx, int y, int x, int w,
 	double ref = !isnan(r->crit) ? r->crit : r->high;
 	double frac;
 	int fill, mark = -1;
-	bool ascii = sensors_ascii();
+	bool ascii = !draw_utf8();
 
 	if (w <= 0 || !r->valid || isnan(ref) || ref <= 0)
 		return;

@@ -1,0 +1,657 @@
+/*
+ * The task scan, on a made-up proc tree (blocked times, shared stacks,
+ * relisting, the descriptor cap, allocations) and on the live /proc: a
+ * parent blocked in vfork() (tests/vfork-helper), then thousands of
+ * short-lived threads (tests/thread-churn) for leaks of descriptors and
+ * stale tasks. The helpers are looked for next to this program.
+ *
+ * Allocations are counted by replacing malloc, calloc and realloc with
+ * counting wrappers around glibc's own; a sanitizer build has its own
+ * allocator, and those checks are skipped there.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "taskscan.h"
+#include "taskstat.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define SANITIZED_BUILD 1
+#endif
+#endif
+
+#ifndef SANITIZED_BUILD
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+
+static volatile bool counting;
+static volatile unsigned long n_allocs;
+
+void *
+malloc(size_t size)
+{
+	if (counting)
+		n_allocs++;
+	return __libc_malloc(size);
+}
+
+void *
+calloc(size_t n, size_t size)
+{
+	if (counting)
+		n_allocs++;
+	return __libc_calloc(n, size);
+}
+
+void *
+realloc(void *p, size_t size)
+{
+	if (counting)
+		n_allocs++;
+	return __libc_realloc(p, size);
+}
+#define CAN_COUNT 1
+#else
+static bool counting;
+static unsigned long n_allocs;
+#define CAN_COUNT 0
+#endif
+
+/* The tasks structure is large: one, shared by the checks. */
+static struct tasks out;
+static char helper_dir[PATH_MAX];
+
+static double
+now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void
+nap(double secs)
+{
+	struct timespec t;
+
+	t.tv_sec = (time_t)secs;
+	t.tv_nsec = (long)((secs - (double)t.tv_sec) * 1e9);
+	while (nanosleep(&t, &t) != 0 && errno == EINTR)
+		;
+}
+
+/* One scan; the allocations it made. */
+static unsigned long
+scan(struct taskscan *ts, double mono)
+{
+	unsigned long before = n_allocs;
+
+	counting = true;
+	taskscan_read(ts, mono, &out);
+	counting = false;
+	return n_allocs - before;
+}
+
+static const struct blocked_task *
+find_blocked(int tid)
+{
+	int i;
+
+	for (i = 0; i < out.n_blocked; i++) {
+		if (out.b[i].tid == tid)
+			return &out.b[i];
+	}
+	return NULL;
+}
+
+static int
+count_dir(const char *path, bool digits_only)
+{
+	DIR *d;
+	struct dirent *de;
+	int n = 0;
+
+	if ((d = opendir(path)) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (digits_only && (de->d_name[0] < '0' || de->d_name[0] > '9'))
+			continue;
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static int
+count_fds(void)
+{
+	return count_dir("/proc/self/fd", false);
+}
+
+/* Entries under /proc/[0-9]* /task, counted apart from the scanner. */
+static int
+count_live_tasks(void)
+{
+	DIR *d;
+	struct dirent *de;
+	char path[64];
+	int n = 0, k;
+
+	if ((d = opendir("/proc")) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.20s/task", de->d_name);
+		if ((k = count_dir(path, true)) > 0)
+			n += k;
+	}
+	closedir(d);
+	return n;
+}
+
+/* ---- A made-up proc tree. ---- */
+
+static char fake[PATH_MAX];
+
+static void
+put(const char *rel, const char *text)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", fake, rel);
+	/* Rewritten in place: the scanner holds the stat files open. */
+	if ((f = fopen(path, "w")) == NULL) {
+		printf("Bail out! cannot write %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+static void
+mkdirs(const char *rel)
+{
+	char path[PATH_MAX + 64], *p;
+
+	snprintf(path, sizeof(path), "%s/%s", fake, rel);
+	for (p = path + strlen(fake) + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0755);
+			*p = '/';
+		}
+	}
+	mkdir(path, 0755);
+}
+
+static const char jbd2_stack[] =
+    "[<0>] jbd2_log_wait_commit+0xac/0x120 [jbd2]\n"
+    "[<0>] ext4_sync_file+0x1b4/0x380\n"
+    "[<0>] do_fsync+0x38/0x70\n"
+    "[<0>] __x64_sys_fsync+0x10/0x20\n";
+
+static void
+fake_task(int tgid, int tid, const char *comm, char state, const char *wchan,
+    const char *stack)
+{
+	char rel[64], line[256];
+
+	snprintf(rel, sizeof(rel), "%d/task/%d", tgid, tid);
+	mkdirs(rel);
+	snprintf(rel, sizeof(rel), "%d/task/%d/stat", tgid, tid);
+	snprintf(line, sizeof(line), "%d (%s) %c 1 %d %d 0 -1 4194560 0 0 0 0 "
+	    "0 0 0 0 20 0 1 0 100 0 0 18446744073709551615 0 0 0 0 0 0 0 0 0 "
+	    "1 0 0 17 0 0 0 0 0 0\n", tid, comm, state, tgid, tgid);
+	put(rel, line);
+	snprintf(rel, sizeof(rel), "%d/task/%d/wchan", tgid, tid);
+	put(rel, wchan);
+	snprintf(rel, sizeof(rel), "%d/task/%d/stack", tgid, tid);
+	put(rel, stack);
+}
+
+static void
+fake_state(int tgid, int tid, const char *comm, char state)
+{
+	fake_task(tgid, tid, comm, state, state == 'D' ? "io_schedule" : "0",
+	    state == 'D' ? jbd2_stack : "");
+}
+
+static void
+fake_processes(int n)
+{
+	char text[128];
+
+	snprintf(text, sizeof(text), "cpu  1 2 3 4\nintr 5 6\nctxt 7\n"
+	    "btime 8\nprocesses %d\nprocs_running 1\n", n);
+	put("stat", text);
+}
+
+static void
+check_fake(void)
+{
+	struct taskscan *ts;
+	const struct blocked_task *b, *b2;
+	unsigned long allocs = 0;
+	char cmd[PATH_MAX + 16];
+
+	snprintf(fake, sizeof(fake), "%s/taskscan-XXXXXX",
+	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(fake) == NULL) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		exit(1);
+	}
+	fake_processes(10);
+	mkdirs("self");		/* not a number: ignored */
+	fake_state(100, 100, "db", 'S');
+	fake_task(100, 101, "db writer", 'D', "jbd2_log_wait_commit", jbd2_stack);
+	fake_state(100, 102, "db)(x", 'R');
+	fake_task(200, 200, "rsync", 'D', "io_schedule", jbd2_stack);
+	fake_state(300, 300, "kworker/0:1-events", 'I');
+	mkdirs("400/task/400");
+	put("400/task/400/stat", "garbage");
+
+	if ((ts = taskscan_new(fake)) == NULL) {
+		printf("Bail out! taskscan_new failed\n");
+		exit(1);
+	}
+	taskscan_read(ts, 100, &out);	/* warm-up */
+	tap_eq_int(out.total, 5, "fake: 5 tasks read (the garbage one not counted)");
+	tap_ok(out.by_state['S'] == 1 && out.by_state['D'] == 2 &&
+	    out.by_state['R'] == 1 && out.by_state['I'] == 1,
+	    "fake: counted by state");
+	tap_eq_int(out.n_blocked, 2, "fake: two blocked");
+	tap_eq_str(out.note, "", "fake: no note");
+	b = find_blocked(101);
+	b2 = find_blocked(200);
+	if (tap_ok(b != NULL && b2 != NULL, "fake: both blocked tasks listed")) {
+		tap_ok(b->tgid == 100 && strcmp(b->comm, "db writer") == 0 &&
+		    b->state == 'D', "fake: tid 101 of 100, \"db writer\"");
+		tap_eq_str(b->wchan, "jbd2_log_wait_commit", "fake: wchan");
+		tap_eq_str(b2->wchan, "io_schedule", "fake: the other wchan");
+		tap_ok(b->since == 100 && b->since_start && b2->since_start,
+		    "fake: blocked at the first scan: since_start");
+		tap_ok(b->stack >= 0 && b->stack == b2->stack &&
+		    out.n_stacks == 1, "fake: the same stack, shared");
+		if (b->stack >= 0)
+			tap_ok(out.stacks[b->stack].n == 4 &&
+			    strcmp(out.stacks[b->stack].f[0].func,
+			    "jbd2_log_wait_commit") == 0,
+			    "fake: stack frames read");
+		tap_ok(b->cmdline[0] == '\0' && b->user[0] == '\0',
+		    "fake: no libproc2 details outside /proc");
+	}
+
+	allocs += scan(ts, 105);
+	b = find_blocked(101);
+	tap_ok(b != NULL && b->since == 100 && b->since_start,
+	    "fake: still blocked: since kept");
+
+	put("100/task/101/wchan", "folio_wait_bit_common");
+	allocs += scan(ts, 110);
+	b = find_blocked(101);
+	tap_ok(b != NULL && b->since == 110 && !b->since_start,
+	    "fake: another wchan restarts the time");
+	b2 = find_blocked(200);
+	tap_ok(b2 != NULL && b2->since == 100 && b2->since_start,
+	    "fake: the other one is untouched");
+
+	fake_state(100, 101, "db writer", 'S');
+	allocs += scan(ts, 115);
+	tap_ok(find_blocked(101) == NULL && out.n_blocked == 1,
+	    "fake: left D: not listed");
+	fake_task(100, 101, "db writer", 'D', "folio_wait_bit_common",
+	    jbd2_stack);
+	allocs += scan(ts, 120);
+	b = find_blocked(101);
+	tap_ok(b != NULL && b->since == 120 && !b->since_start,
+	    "fake: blocked again: counted from now");
+
+	/* A task that went away and a new one, with "processes" moved. */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/200'", fake);
+	if (system(cmd) != 0)
+		printf("# rm failed\n");
+	fake_state(500, 500, "new", 'S');
+	fake_processes(11);
+	allocs += scan(ts, 121);
+	tap_ok(out.total == 5 && find_blocked(200) == NULL &&
+	    out.by_state['D'] == 1, "fake: listed again when processes moved");
+
+	/* A new task without "processes" moving: seen at the safety net. */
+	fake_state(600, 600, "sneaky", 'S');
+	allocs += scan(ts, 122);
+	tap_eq_int(out.total, 5, "fake: not listed while nothing says so");
+	allocs += scan(ts, 135);
+	tap_eq_int(out.total, 6, "fake: listed at the safety net");
+
+	if (CAN_COUNT)
+		tap_eq_u64(allocs, 0, "fake: scans and listings after the "
+		    "first allocate nothing");
+	else
+		tap_ok(1, "fake: allocations # SKIP sanitizer build");
+	taskscan_free(ts);
+
+	ts = taskscan_new("/nonexistent-proc-root");
+	taskscan_read(ts, 1, &out);
+	tap_ok(out.total == 0 && strstr(out.note, "nonexistent") != NULL,
+	    "a missing root says so: \"%s\"", out.note);
+	taskscan_free(ts);
+}
+
+/*
+ * With RLIMIT_NOFILE at 64 + 3, three tasks hold descriptors and the
+ * others are reopened each tick. In a child: limits cannot be put back.
+ */
+static void
+check_fd_cap(void)
+{
+	struct rlimit rl = { 67, 67 };
+	struct taskscan *ts;
+	pid_t pid;
+	int status, i;
+
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		for (i = 3; i < 1024; i++)
+			close(i);
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+			_exit(2);
+		ts = taskscan_new(fake);
+		taskscan_read(ts, 200, &out);
+		taskscan_read(ts, 201, &out);
+		printf("# with a limit of 67: total %u, note \"%s\"\n",
+		    out.total, out.note);
+		fflush(stdout);
+		_exit(out.total == 6 && strstr(out.note, "descriptor limit 67: "
+		    "4 tasks reopened each tick") != NULL ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "descriptor cap: the tasks beyond it are reopened and counted");
+}
+
+/* ---- The live /proc. ---- */
+
+/* Starts a helper with one argument; its pid comes first on its stdout. */
+static pid_t
+helper_start(const char *name, const char *arg, int *announced)
+{
+	char path[PATH_MAX + 32], line[32];
+	int pfd[2];
+	ssize_t n;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/%s", helper_dir, name);
+	if (access(path, X_OK) != 0 || pipe(pfd) != 0)
+		return -1;
+	fflush(stdout);
+	if ((pid = fork()) == 0) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execl(path, path, arg, (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	n = read(pfd[0], line, sizeof(line) - 1);
+	close(pfd[0]);
+	line[n > 0 ? n : 0] = '\0';
+	*announced = atoi(line);
+	return pid;
+}
+
+static char
+live_state(int pid)
+{
+	char path[64], buf[512];
+	struct taskstat st;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return '\0';
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0 || taskstat_parse(buf, (size_t)n, &st, NULL) != 0)
+		return '\0';
+	return st.state;
+}
+
+static bool
+stack_has_vfork(const struct stack *st)
+{
+	int i;
+
+	for (i = 0; i < st->n; i++) {
+		if (strstr(st->f[i].func, "vfork") != NULL ||
+		    strcmp(st->f[i].func, "kernel_clone") == 0)
+			return true;
+	}
+	return false;
+}
+
+static void
+check_vfork(void)
+{
+	struct taskscan *ts, *ts2;
+	const struct blocked_task *b;
+	struct passwd *pw;
+	double since = 0, held = 0, t;
+	unsigned long a, first = 0, allocs = 0;
+	bool same_since = true, grows = true, all_found = true;
+	int pid = 0, i, live, k, status;
+	pid_t child;
+
+	ts = taskscan_new(NULL);
+	taskscan_read(ts, now(), &out);
+	child = helper_start("vfork-helper", "4", &pid);
+	if (child < 0 || pid <= 0) {
+		tap_ok(1, "vfork: # SKIP %s/vfork-helper not found", helper_dir);
+		taskscan_free(ts);
+		return;
+	}
+	for (t = now(); live_state(pid) != 'D' && now() - t < 3; nap(0.01))
+		;
+	tap_ok(live_state(pid) == 'D', "vfork: the helper's parent %d is in D",
+	    pid);
+
+	/* A scanner that starts now finds it already blocked. */
+	ts2 = taskscan_new("/proc");
+	taskscan_read(ts2, now(), &out);
+	b = find_blocked(pid);
+	tap_ok(b != NULL && b->since_start,
+	    "vfork: blocked at a scanner's first scan: since_start");
+	taskscan_free(ts2);
+
+	for (i = 0; i < 5; i++) {
+		t = now();
+		k = count_live_tasks();
+		a = scan(ts, t);
+		if (i > 0)
+			allocs += a;	/* the first one asked libproc2 */
+		else
+			first = a;
+		live = count_live_tasks();
+		if ((b = find_blocked(pid)) == NULL) {
+			all_found = false;
+			break;
+		}
+		if (i == 0) {
+			since = b->since;
+			tap_ok(b->tgid == pid && b->state == 'D',
+			    "vfork: tid %d listed in D", pid);
+			tap_eq_str(b->comm, "vfork-helper", "vfork: comm");
+			tap_ok(!b->since_start && since > 0 && since <= t,
+			    "vfork: first seen at a later scan: no since_start");
+			tap_ok(out.by_state['D'] >= 1, "vfork: by_state['D'] %u",
+			    out.by_state['D']);
+			tap_ok(abs((int)out.total - k) <= 20 + k / 20 &&
+			    abs((int)out.total - live) <= 20 + live / 20,
+			    "vfork: total %u is about the %d to %d tasks under "
+			    "/proc", out.total, k, live);
+			tap_ok(strstr(b->cmdline, "vfork-helper") != NULL,
+			    "vfork: cmdline \"%s\"", b->cmdline);
+			pw = getpwuid(geteuid());
+			tap_eq_str(b->user, pw ? pw->pw_name : "?", "vfork: user");
+			tap_ok(b->wchan[0] == '\0' || strchr(b->wchan, ' ') == NULL,
+			    "vfork: wchan \"%s\" is a symbol or none", b->wchan);
+			if (b->stack >= 0)
+				tap_ok(stack_has_vfork(&out.stacks[b->stack]),
+				    "vfork: stack has a vfork frame (%s ...)",
+				    out.stacks[b->stack].f[0].func);
+			else
+				tap_ok(1, "vfork: stack # SKIP not readable: %s",
+				    strerror(out.stack_err));
+		} else {
+			same_since &= b->since == since;
+			grows &= t - b->since > held;
+		}
+		held = t - b->since;
+		nap(0.3);
+	}
+	tap_ok(all_found, "vfork: found at every scan");
+	tap_ok(same_since, "vfork: since does not move while it is blocked");
+	tap_ok(grows, "vfork: and mono - since grows (%.2f s at the end)", held);
+	if (CAN_COUNT)
+		tap_ok(first > 0, "vfork: the allocation counter works: "
+		    "asking libproc2 allocated %lu times", first);
+	if (CAN_COUNT)
+		tap_eq_u64(allocs, 0, "vfork: while the same task stays blocked, "
+		    "scans allocate nothing");
+	else
+		tap_ok(1, "vfork: allocations # SKIP sanitizer build");
+
+	waitpid(child, &status, 0);
+	taskscan_read(ts, now(), &out);
+	tap_ok(find_blocked(pid) == NULL, "vfork: gone once the helper exited");
+	taskscan_free(ts);
+}
+
+/* 20 scans with nothing blocked allocate nothing, whatever forks. */
+static void
+check_steady(void)
+{
+	struct taskscan *ts;
+	unsigned long a, allocs = 0;
+	int i, quiet = 0;
+
+	if (!CAN_COUNT) {
+		tap_ok(1, "steady state: # SKIP sanitizer build");
+		return;
+	}
+	ts = taskscan_new(NULL);
+	taskscan_read(ts, 1000, &out);
+	taskscan_read(ts, 1000, &out);
+	for (i = 0; i < 20; i++) {
+		a = scan(ts, 1000);
+		if (out.n_blocked == 0) {
+			allocs += a;
+			quiet++;
+		}
+	}
+	if (quiet < 10)
+		tap_ok(1, "steady state: # SKIP tasks in D at most scans");
+	else
+		tap_eq_u64(allocs, 0, "steady state: %d scans without blocked "
+		    "tasks allocate nothing", quiet);
+	taskscan_free(ts);
+}
+
+static void
+check_churn(void)
+{
+	struct taskscan *ts;
+	double t0;
+	int pid = 0, status, base0, base, fds, scans = 0, i, j, dup = 0, bad = 0;
+	pid_t child;
+
+	base0 = count_fds();
+	ts = taskscan_new(NULL);
+	base = count_fds();
+	child = helper_start("thread-churn", "3", &pid);
+	if (child < 0 || pid <= 0) {
+		tap_ok(1, "churn: # SKIP %s/thread-churn not found", helper_dir);
+		taskscan_free(ts);
+		return;
+	}
+	t0 = now();
+	while (waitpid(child, &status, WNOHANG) == 0) {
+		taskscan_read(ts, now(), &out);
+		scans++;
+		if (out.total == 0 || out.n_blocked < 0 ||
+		    out.n_blocked > TASKS_MAX_BLOCKED)
+			bad++;
+		for (i = 0; i < out.n_blocked; i++) {
+			if (out.b[i].tid <= 0 || out.b[i].state != 'D')
+				bad++;
+			for (j = 0; j < i; j++)
+				dup += out.b[j].tid == out.b[i].tid;
+		}
+		nap(0.05);
+		if (now() - t0 > 30) {
+			kill(child, SIGKILL);
+			break;
+		}
+	}
+	tap_ok(scans >= 10, "churn: %d scans during the churn", scans);
+	tap_eq_int(bad, 0, "churn: every scan sane");
+	tap_eq_int(dup, 0, "churn: no task listed twice");
+
+	taskscan_read(ts, now(), &out);
+	fds = count_fds();
+	tap_ok(abs(fds - (base + (int)out.total)) <= 2,
+	    "churn: afterwards one descriptor per task: %d open, %d before, "
+	    "%u tasks", fds, base, out.total);
+	i = count_live_tasks();
+	tap_ok(abs((int)out.total - i) <= 20 + i / 20,
+	    "churn: no stale tasks: total %u, %d under /proc", out.total, i);
+	taskscan_free(ts);
+	tap_eq_int(count_fds(), base0, "churn: all closed when freed");
+}
+
+int
+main(int argc, char **argv)
+{
+	char cmd[PATH_MAX + 16], *slash;
+
+	snprintf(helper_dir, sizeof(helper_dir), "%s", argv[0]);
+	if ((slash = strrchr(helper_dir, '/')) != NULL)
+		*slash = '\0';
+	else
+		snprintf(helper_dir, sizeof(helper_dir), ".");
+	(void)argc;
+
+	check_fake();
+	check_fd_cap();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fake);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", fake);
+	check_vfork();
+	check_steady();
+	check_churn();
+	return tap_done();
+}
