@@ -129,6 +129,9 @@ frame_module(struct span rest, int line, struct stack_frame *f,
 	inside.len--;
 	if (!span_next_word(&inside, &w))
 		return parse_fail(err, line, "empty module name \"[]\"");
+	if (memchr(w.s, ']', w.len) != NULL || memchr(w.s, '[', w.len) != NULL)
+		return parse_fail(err, line, "bad module name in \"%.*s\"",
+		    shown(rest), rest.s);
 	span_copy(w, f->module, sizeof(f->module));
 	return 0;
 }

@@ -338,6 +338,7 @@ test_rejects(void)
 		{ "[<0>] a+1/0x2\n", "decimal offset" },
 		{ "[<0>] a+0x1/0x2 [mod\n", "module not closed" },
 		{ "[<0>] a+0x1/0x2 []\n", "empty module" },
+		{ "[<0>] a+0x1/0x2 [m] [n]\n", "two modules" },
 		{ "[<0>] a+0x1/0x2 junk\n", "junk after the symbol" },
 		{ "[<0>] 0x\n", "bare 0x" },
 		{ "[<0>] 0xfoo\n", "raw address not hex" },

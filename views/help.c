@@ -83,8 +83,8 @@ help_draw(const struct view_ctx *ctx, void *state)
 			draw_text(ctx->y + r, ctx->x + 2, ctx->cols - 2, ST_NORMAL, "%s", line);
 	}
 	if (st->top + ctx->rows < n)
-		draw_text(ctx->y + ctx->rows - 1, ctx->x + ctx->cols - 14, 14, ST_DIM,
-			  "more: Down/PgDn");
+		draw_text(ctx->y + ctx->rows - 1, ctx->x + ctx->cols - 16, 16, ST_DIM,
+			  " more: Down/PgDn");
 }
 
 static bool
