@@ -85,6 +85,7 @@ keys old 3
 check_screen "old kernel: compaction counters absent, with the reason" old 'compaction counters absent \(kernel without CONFIG_COMPACTION\)'
 keys old 1
 check_screen "old kernel: missing buddyinfo is said in its panel" old 'buddyinfo: not present'
+check_screen "old kernel: no PSI is said in its panel" old 'pressure/memory: not present'
 keys old q
 
 # Large terminal: two columns.
@@ -190,6 +191,9 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
 	chmod 755 $T && cp $PAGETOP $T/pagetop-copy && chmod 755 $T/pagetop-copy
 	tmux_start nobody 80 24 "runuser -u nobody -- $T/pagetop-copy -d 5"
 	check_screen "not root: the overview works" nobody '^ 0 Normal  free'
+	keys nobody 2
+	check_screen "not root: fragmentation says pagetypeinfo needs root" nobody 'pagetypeinfo: permission denied \(needs root\)'
+	check_screen "not root: ... and still shows buddyinfo per order" nobody '^10 top +[0-9]+ '
 	keys nobody q
 else
 	ok "not root # SKIP needs root and runuser"
