@@ -466,17 +466,6 @@ list(struct taskscan *ts, double mono)
 	return 0;
 }
 
-/* The state letter of a stat line: the character after the last ")". */
-static char
-stat_state(const char *buf, size_t len)
-{
-	const char *p = memrchr(buf, ')', len);
-
-	if (p == NULL || buf + len - p < 3 || p[1] != ' ')
-		return '\0';
-	return p[2];
-}
-
 static uint64_t
 hash_str(const char *s)
 {
@@ -574,11 +563,10 @@ stack_read(struct taskscan *ts, const struct task *e, struct tasks *out)
 
 /* A task seen in D: its entry in out, and how long it has been blocked. */
 static void
-blocked_add(struct taskscan *ts, struct task *e, const char *buf, size_t len,
+blocked_add(struct taskscan *ts, struct task *e, const struct taskstat *st,
     double mono, struct tasks *out)
 {
 	struct blocked_task *b;
-	struct taskstat st;
 	char wchan[WCHAN_READ];
 	uint64_t h;
 
@@ -596,9 +584,7 @@ blocked_add(struct taskscan *ts, struct task *e, const char *buf, size_t len,
 	b->tid = e->tid;
 	b->tgid = e->tgid;
 	b->state = 'D';
-	b->comm[0] = '\0';
-	if (taskstat_parse(buf, len, &st, NULL) == 0)
-		memcpy(b->comm, st.comm, sizeof(b->comm));
+	memcpy(b->comm, st->comm, sizeof(b->comm));
 
 	if (task_file_read(ts, e, "wchan", wchan, sizeof(wchan), false) < 0 ||
 	    strcmp(wchan, "0") == 0)
@@ -718,8 +704,8 @@ static bool
 task_read(struct taskscan *ts, struct task *e, double mono, struct tasks *out)
 {
 	char buf[STAT_READ];
+	struct taskstat st;
 	ssize_t r;
-	char state;
 	int fd = e->fd;
 
 	if (fd < 0) {
@@ -740,13 +726,17 @@ task_read(struct taskscan *ts, struct task *e, double mono, struct tasks *out)
 	/* ESRCH, ENOENT or nothing: the task has exited. */
 	if (r <= 0)
 		return false;
-	state = stat_state(buf, (size_t)r);
-	if (state <= 0)
+	/*
+	 * The whole parse costs 27 ns a line against 14 ns for a bare
+	 * memrchr(')') (bench/, 5,000 tasks): 0.5% of a tick, for one
+	 * parser tested on every fixture.
+	 */
+	if (taskstat_parse(buf, (size_t)r, &st, NULL) != 0)
 		return true;	/* unreadable line: not counted */
-	out->by_state[(unsigned char)state]++;
+	out->by_state[(unsigned char)st.state]++;
 	out->total++;
-	if (state == 'D')
-		blocked_add(ts, e, buf, (size_t)r, mono, out);
+	if (st.state == 'D')
+		blocked_add(ts, e, &st, mono, out);
 	else
 		e->in_d = false;
 	return true;
