@@ -18,6 +18,7 @@ static const char *const source_names[SRC_COUNT] = {
 	[SRC_PSI_IO] = "pressure/io",
 	[SRC_PSI_IRQ] = "pressure/irq",
 	[SRC_UPTIME] = "uptime",
+	[SRC_TASKS] = "tasks",
 };
 
 const char *
@@ -32,7 +33,7 @@ sampler_init(struct sampler *sp, const char *root)
 	int r;
 
 	memset(sp, 0, sizeof(*sp));
-	for (int i = 0; i < SRC_COUNT; i++) {
+	for (int i = 0; i < SRC_FILE_COUNT; i++) {
 		sp->files[i].rel = source_names[i];
 		sp->files[i].fd = -1;
 	}
@@ -44,7 +45,7 @@ sampler_init(struct sampler *sp, const char *root)
 void
 sampler_free(struct sampler *sp)
 {
-	for (int i = 0; i < SRC_COUNT; i++)
+	for (int i = 0; i < SRC_FILE_COUNT; i++)
 		procfs_close_file(&sp->files[i]);
 	procfs_free(&sp->fs);
 }
@@ -80,6 +81,7 @@ parse_source(enum source src, const char *buf, size_t len, struct sample *s,
 		return psi_parse(buf, len, &s->psi[src - SRC_PSI_CPU], err);
 	case SRC_UPTIME:
 		return uptime_parse(buf, len, &s->uptime, err);
+	case SRC_TASKS:
 	case SRC_COUNT:
 		break;
 	}
@@ -98,7 +100,7 @@ sampler_read(struct sampler *sp, struct sample *s, unsigned mask)
 		ssize_t len;
 
 		memset(st, 0, sizeof(*st));
-		if (!(mask & SRC_BIT(i))) {
+		if (i >= SRC_FILE_COUNT || !(mask & SRC_BIT(i))) {
 			st->err = SRC_NOT_READ;
 			continue;
 		}

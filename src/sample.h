@@ -12,6 +12,7 @@
 #include "procfs.h"
 #include "psi.h"
 #include "sensors.h"
+#include "taskscan.h"
 #include "vmstat.h"
 #include "zoneinfo.h"
 
@@ -26,12 +27,14 @@ enum source {
 	SRC_PSI_IO,
 	SRC_PSI_IRQ,
 	SRC_UPTIME,
+	SRC_FILE_COUNT,			/* the files above; the rest are read otherwise */
+	SRC_TASKS = SRC_FILE_COUNT,	/* the task scan (taskscan.c) */
 	SRC_COUNT
 };
 
 enum psi_resource { PSI_CPU, PSI_MEMORY, PSI_IO, PSI_IRQ, PSI_COUNT };
 
-#define SRC_ALL		((1u << SRC_COUNT) - 1)
+#define SRC_ALL		((1u << SRC_FILE_COUNT) - 1)	/* every file */
 #define SRC_BIT(s)	(1u << (s))
 /* The err of a source that was not read on this tick (pagetypeinfo is read
  * less often than the others because it takes the zone lock). */
@@ -56,19 +59,21 @@ struct sample {
 	struct psi psi[PSI_COUNT];
 	double uptime;		/* seconds since boot */
 	struct sensors sensors;	/* read by the dashboard, not by sampler_read() */
+	struct tasks tasks;	/* SRC_TASKS: filled by the task scan */
 };
 
 /* The open files of one proc root. */
 struct sampler {
 	struct procfs fs;
-	struct procfs_file files[SRC_COUNT];
+	struct procfs_file files[SRC_FILE_COUNT];
 };
 
 /* 0, or -errno when root is not a readable directory. */
 int sampler_init(struct sampler *sp, const char *root);
 void sampler_free(struct sampler *sp);
-/* Reads the sources in the mask into s; the others are marked
- * SRC_NOT_READ. Never fails as a whole: each source has its status. */
+/* Reads the files in the mask into s; the others, and the sources that
+ * are not files, are marked SRC_NOT_READ. Never fails as a whole: each
+ * source has its status. */
 void sampler_read(struct sampler *sp, struct sample *s, unsigned mask);
 
 /* "buddyinfo", "pressure/memory": the file's path under the proc root. */

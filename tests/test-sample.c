@@ -90,9 +90,10 @@ main(void)
 		put_fixture(live[i], fx);
 	}
 	sampler_read(&sp, &s, SRC_ALL);
-	for (int i = 0; i < SRC_COUNT; i++)
+	for (int i = 0; i < SRC_FILE_COUNT; i++)
 		if (i != SRC_PSI_IRQ)
 			tap_ok(sample_has(&s, i), "live capture: %s read", source_name(i));
+	tap_eq_int(s.status[SRC_TASKS].err, SRC_NOT_READ, "the sampler leaves the task scan to its owner");
 	tap_eq_int(s.status[SRC_PSI_IRQ].err, ENOENT, "live capture: no pressure/irq on this kernel");
 	tap_eq_int(s.buddy.n_zones, 3, "live capture: 3 zones");
 	tap_eq_int(s.pti.pageblock_order, 9, "live capture: pageblock order 9");
