@@ -8,7 +8,7 @@
 
 #define STACK_MAX_FRAMES	64	/* the kernel prints at most 64 */
 #define STACK_FUNC_LEN		64
-#define STACK_MODULE_LEN	24
+#define STACK_MODULE_LEN	56	/* MODULE_NAME_LEN */
 
 struct stack_frame {
 	char func[STACK_FUNC_LEN];	/* "jbd2_log_wait_commit", suffixes such as

@@ -308,7 +308,7 @@ test_forms(void)
 
 	/* Names and modules longer than the fields are cut, not refused. */
 	tap_eq_int(parse_str("[<0>] _RNvMs_NtCs1234567890abcdef_6kernel3foo3barNtB4_"
-	    "LongRustTypeName3baz+0x1/0x2 [a_module_name_that_is_long]\n",
+	    "LongRustTypeName3baz+0x1/0x2 [a_module_name_that_is_longer_than_the_kernels_fifty_five_limit]\n",
 	    &err), 0, "long names");
 	tap_eq_int((int)strlen(st.f[0].func), STACK_FUNC_LEN - 1,
 	    "long function name cut to the field");
