@@ -340,7 +340,7 @@ frag_fit(const struct view_ctx *ctx, const struct frag_pti *p, const struct frag
 	if (extra >= EXTRA_ALL) {
 		l->pages_w = 5;
 		l->above_w = 8;
-		for (int o = 0; o < l->n; o++)
+		for (int o = 0; o < l->n && o < MAX_ORDERS; o++)
 			if (ulen(now->free[o] << o) > l->pages_w)
 				l->pages_w = ulen(now->free[o] << o);
 		if (ulen(now->f.free_pages) > l->above_w)
@@ -707,9 +707,11 @@ heat_value(const struct frag_zone *fz, enum frag_heat kind, int lo, int hi)
 
 	/* A group of orders shows its pages summed, or its worst index (the
 	 * unusable index grows with the order). */
+	if (hi < 1 || hi > MAX_ORDERS)
+		return 0;
 	if (kind == HEAT_UNUSABLE)
 		return (uint64_t)fz->f.unusable[hi - 1];
-	for (int o = lo; o < hi; o++)
+	for (int o = lo < 0 ? 0 : lo; o < hi; o++)
 		v += fz->free[o] << o;
 	return v;
 }
