@@ -102,7 +102,7 @@ dashboard_sample(struct dashboard *d)
 	sampler_read(&d->sp, d->s, mask);
 	if (d->sensors)
 		sensors_read(d->sensors, &d->s->sensors);
-	history_push(d->h, d->s);
+	history_push(d->h, d->s, NULL);
 	dashboard_keep_status(d);
 	d->ticks++;
 }
@@ -448,7 +448,7 @@ dashboard_run(const struct dashboard_opts *o)
 		fprintf(stderr, "pagetop: out of memory for %zu entries of history\n", cap);
 		goto out;
 	}
-	history_push(d.h, d.s);
+	history_push(d.h, d.s, NULL);
 	dashboard_keep_status(&d);
 	d.ticks = 1;
 	for (int i = 0; i < N_VIEWS; i++)

@@ -1,5 +1,6 @@
 #include "history.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,8 +141,57 @@ push_pti(struct history *h, const struct pagetypeinfo *pti, uint64_t seq, double
 	h->pti_next++;
 }
 
+static const char *const state_letters[TS_COUNT] = {
+	[TS_RUNNING] = "R", [TS_BLOCKED] = "D", [TS_SLEEPING] = "S", [TS_IDLE] = "I",
+	[TS_STOPPED] = "Tt", [TS_ZOMBIE] = "Z",
+};
+
+const char *
+task_state_letters(enum task_state_field f)
+{
+	return f < TS_COUNT ? state_letters[f] : "";
+}
+
+static void
+push_tasks(struct hist_tasks *ht, const struct tasks *t, const struct task_groups *gs)
+{
+	for (int f = 0; f < TS_COUNT; f++)
+		for (const char *c = state_letters[f]; *c; c++)
+			ht->state[f] += t->by_state[(unsigned char)*c];
+	ht->total = t->total;
+	ht->n_blocked = (uint16_t)(t->n_blocked > UINT16_MAX ? UINT16_MAX : t->n_blocked);
+	if (!gs)
+		return;
+	ht->n_groups = (uint16_t)gs->n;
+	/* The biggest groups (then the longest blocked): a partial selection sort. */
+	int idx[TASKS_MAX_BLOCKED];
+
+	for (int g = 0; g < gs->n; g++)
+		idx[g] = g;
+	for (int k = 0; k < HIST_TASK_GROUPS && k < gs->n; k++) {
+		const struct task_group *g;
+		int best = k, swap;
+
+		for (int j = k + 1; j < gs->n; j++) {
+			const struct task_group *a = &gs->g[idx[j]], *b = &gs->g[idx[best]];
+
+			if (a->count > b->count || (a->count == b->count && a->longest > b->longest))
+				best = j;
+		}
+		swap = idx[k];
+		idx[k] = idx[best];
+		idx[best] = swap;
+		g = &gs->g[idx[k]];
+		ht->top[k].category = (uint8_t)g->category;
+		ht->top[k].at_least = g->at_least;
+		ht->top[k].count = (uint16_t)(g->count > UINT16_MAX ? UINT16_MAX : g->count);
+		ht->top[k].longest = (float)g->longest;
+		snprintf(ht->top[k].reason, sizeof(ht->top[k].reason), "%s", g->reason);
+	}
+}
+
 void
-history_push(struct history *h, const struct sample *s)
+history_push(struct history *h, const struct sample *s, const struct task_groups *groups)
 {
 	const struct hist_shape *sh = &h->shape;
 	uint64_t seq = h->next;
@@ -197,6 +247,9 @@ history_push(struct history *h, const struct sample *s)
 					wm[z * WM_COUNT + f] = zz->v[from[f]];
 		}
 	}
+
+	if (sample_has(s, SRC_TASKS))
+		push_tasks(&e->tasks, &s->tasks, groups);
 
 	e->pti_seq = h->pti_next ? (int64_t)h->pti_next - 1 : -1;
 	if (sample_has(s, SRC_PAGETYPEINFO) &&

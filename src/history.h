@@ -19,6 +19,7 @@
 #include "counters.h"
 #include "psi.h"
 #include "sample.h"
+#include "taskgroups.h"
 
 /* The meminfo figures kept over time, in kB. */
 enum mem_field {
@@ -63,6 +64,30 @@ struct hist_shape {
 	int pti_block_zone[MAX_ZONES];
 };
 
+/* The biggest groups of blocked tasks at one moment, in few bytes. */
+#define HIST_TASK_GROUPS	3
+#define HIST_REASON_LEN		44
+
+struct hist_task_group {
+	uint8_t category;		/* enum wait_category */
+	bool at_least;
+	uint16_t count;
+	float longest;			/* seconds */
+	char reason[HIST_REASON_LEN];
+};
+
+/* Task states counted by the scan. */
+enum task_state_field { TS_RUNNING, TS_BLOCKED, TS_SLEEPING, TS_IDLE, TS_STOPPED, TS_ZOMBIE,
+			TS_COUNT };
+
+struct hist_tasks {
+	uint32_t state[TS_COUNT];
+	uint32_t total;
+	uint16_t n_blocked;
+	uint16_t n_groups;
+	struct hist_task_group top[HIST_TASK_GROUPS];	/* by count */
+};
+
 struct hist_entry {
 	uint64_t seq;
 	double wall;
@@ -73,6 +98,7 @@ struct hist_entry {
 	struct psi psi[PSI_COUNT];
 	struct counters ctr;
 	int64_t pti_seq;		/* the pagetypeinfo read in force, -1 none */
+	struct hist_tasks tasks;	/* valid with SRC_BIT(SRC_TASKS) */
 };
 
 /* One pagetypeinfo read. */
@@ -101,8 +127,11 @@ struct history {
  * NULL when out of memory. */
 struct history *history_new(size_t cap, size_t pti_cap, const struct sample *first);
 void history_free(struct history *h);
-/* Copies what the screens need from s; never allocates. */
-void history_push(struct history *h, const struct sample *s);
+/* Copies what the screens need from s, and a summary of its blocked-task
+ * groups (NULL without a task scan); never allocates. */
+void history_push(struct history *h, const struct sample *s, const struct task_groups *groups);
+/* The state letters counted in field f: "R", "D", "S", "I", "Tt", "Z". */
+const char *task_state_letters(enum task_state_field f);
 
 /* The oldest and newest seq held; false when empty. */
 bool history_range(const struct history *h, uint64_t *first, uint64_t *last);

@@ -58,11 +58,11 @@ test_rates(void)
 	tap_ok(h != NULL, "history for 4 entries");
 	tap_eq_int(h->shape.n_zones, 2, "shape: zones from the first sample");
 	tap_eq_int(h->shape.n_orders, 3, "shape: orders from the first sample");
-	history_push(h, &s);
+	history_push(h, &s, NULL);
 	tap_ok(isnan(derive_rate(h, 0, CTR_PGSCAN_KSWAPD)), "first entry: rate unknown, not 0");
 
 	make(2, 3000, 1500, 2);
-	history_push(h, &s);
+	history_push(h, &s, NULL);
 	tap_ok(derive_rate(h, 1, CTR_PGSCAN_KSWAPD) == 1000, "2000 pages over 2 s: 1000/s");
 	tap_ok(derive_efficiency(h, 1, false) == 0.5, "steal/scan 1000/2000 = 0.5");
 	tap_eq_int(derive_delta(h, 1, CTR_ALLOCSTALL), 0, "allocstall unchanged: delta 0");
@@ -72,14 +72,14 @@ test_rates(void)
 	tap_ok(isnan(derive_psi_share(h, 1, PSI_IO, false)), "PSI io absent: unknown");
 
 	make(3, 10, 0, 3);	/* counters went backwards: a reset */
-	history_push(h, &s);
+	history_push(h, &s, NULL);
 	tap_ok(isnan(derive_rate(h, 2, CTR_PGSCAN_KSWAPD)), "a reset: rate unknown, not negative");
 	make(4, 110, 20, 4);
-	history_push(h, &s);
+	history_push(h, &s, NULL);
 	tap_ok(derive_rate(h, 3, CTR_PGSCAN_KSWAPD) == 100, "after the reset rates resume");
 
 	make(5, 210, 20, 5);
-	history_push(h, &s);
+	history_push(h, &s, NULL);
 	tap_ok(history_range(h, &first, &last) && first == 1 && last == 4, "ring of 4 holds 1..4");
 	tap_ok(history_get(h, 0) == NULL, "entry 0 is gone");
 	tap_ok(history_buddy(h, 4, 0)[0] == 5 && history_buddy(h, 4, 1)[2] == 5,
@@ -101,7 +101,7 @@ test_zones_move(void)
 
 	make(0, 0, 0, 9);
 	h = history_new(8, 2, &s);
-	history_push(h, &s);
+	history_push(h, &s, NULL);
 	/* The same zones listed in another order land in the same columns. */
 	make(1, 0, 0, 8);
 	{
@@ -110,13 +110,13 @@ test_zones_move(void)
 		s.buddy.zones[0] = s.buddy.zones[1];
 		s.buddy.zones[1] = t;
 	}
-	history_push(h, &s);
+	history_push(h, &s, NULL);
 	tap_eq_int(history_buddy(h, 1, 0)[0], 8, "zone DMA32 found by name, not position");
 	tap_eq_int(history_buddy(h, 1, 1)[2], 5, "zone Normal found by name");
 	/* A read with another number of orders is not mixed in. */
 	make(2, 0, 0, 7);
 	s.buddy.n_orders = 4;
-	history_push(h, &s);
+	history_push(h, &s, NULL);
 	tap_ok(!(history_get(h, 2)->valid & SRC_BIT(SRC_BUDDYINFO)), "a shape change is not kept");
 	history_free(h);
 }
@@ -143,7 +143,7 @@ test_pagetypeinfo(void)
 	s.pti.blocks[0] = (struct pagetypeinfo_blocks){ .node = 0, .zone = "Normal",
 							 .count = { 11, 22 } };
 	h = history_new(8, 2, &s);
-	history_push(h, &s);
+	history_push(h, &s, NULL);
 	tap_ok(h->shape.pti_known && h->shape.pageblock_order == 2, "pagetypeinfo shape learned");
 	tap_eq_int(h->shape.pti_row_zone[0], 1, "row 0 is zone Normal (index 1)");
 	tap_eq_int(history_pti_at(h, 0), 0, "read 0 in force at entry 0");
@@ -151,13 +151,13 @@ test_pagetypeinfo(void)
 	tap_eq_int(history_pti_blocks(h, 0, 0)[1], 22, "pageblocks kept");
 	/* Ticks without a read keep the last one in force. */
 	s.status[SRC_PAGETYPEINFO].err = SRC_NOT_READ;
-	history_push(h, &s);
+	history_push(h, &s, NULL);
 	tap_eq_int(history_pti_at(h, 1), 0, "between reads the last read is in force");
 	s.status[SRC_PAGETYPEINFO].err = 0;
 	s.pti.free[1].free[0] = 40;
-	history_push(h, &s);
+	history_push(h, &s, NULL);
 	s.pti.free[1].free[0] = 41;
-	history_push(h, &s);
+	history_push(h, &s, NULL);
 	tap_eq_int(history_pti_at(h, 3), 2, "third read in force");
 	tap_eq_int(history_pti_free(h, 2, 1, NULL)[0], 41, "its values");
 	tap_eq_int(history_pti_at(h, 1), -1, "a read the small ring dropped is gone");
@@ -174,12 +174,12 @@ test_no_allocation(void)
 	h = history_new(100, 10, &s);
 	for (int i = 0; i < 10; i++) {
 		make(i, (uint64_t)i * 10, 0, 1);
-		history_push(h, &s);
+		history_push(h, &s, NULL);
 	}
 	before = mallinfo2().uordblks;
 	for (int i = 10; i < 1000; i++) {
 		make(i, (uint64_t)i * 10, 0, 1);
-		history_push(h, &s);
+		history_push(h, &s, NULL);
 		(void)derive_rate(h, (uint64_t)i, CTR_PGSCAN_KSWAPD);
 	}
 	tap_eq_u64(mallinfo2().uordblks, before, "990 pushes and rates allocate nothing");

@@ -214,18 +214,25 @@ static const char jbd2_stack[] =
     "[<0>] do_fsync+0x38/0x70\n"
     "[<0>] __x64_sys_fsync+0x10/0x20\n";
 
+/* A task's files; a leader's line counts the threads of its directory
+ * (num_threads, field 20), as the kernel's does. */
 static void
 fake_task(int tgid, int tid, const char *comm, char state, const char *wchan,
     const char *stack)
 {
-	char rel[64], line[256];
+	char rel[64], path[PATH_MAX + 64], line[256];
+	int nthreads = 1;
 
 	snprintf(rel, sizeof(rel), "%d/task/%d", tgid, tid);
 	mkdirs(rel);
+	if (tid == tgid) {
+		snprintf(path, sizeof(path), "%s/%d/task", fake, tgid);
+		nthreads = count_dir(path, true);
+	}
 	snprintf(rel, sizeof(rel), "%d/task/%d/stat", tgid, tid);
 	snprintf(line, sizeof(line), "%d (%s) %c 1 %d %d 0 -1 4194560 0 0 0 0 "
-	    "0 0 0 0 20 0 1 0 100 0 0 18446744073709551615 0 0 0 0 0 0 0 0 0 "
-	    "1 0 0 17 0 0 0 0 0 0\n", tid, comm, state, tgid, tgid);
+	    "0 0 0 0 20 0 %d 0 100 0 0 18446744073709551615 0 0 0 0 0 0 0 0 0 "
+	    "1 0 0 17 0 0 0 0 0 0\n", tid, comm, state, tgid, tgid, nthreads);
 	put(rel, line);
 	snprintf(rel, sizeof(rel), "%d/task/%d/wchan", tgid, tid);
 	put(rel, wchan);
@@ -269,6 +276,7 @@ check_fake(void)
 	fake_state(100, 100, "db", 'S');
 	fake_task(100, 101, "db writer", 'D', "jbd2_log_wait_commit", jbd2_stack);
 	fake_state(100, 102, "db)(x", 'R');
+	fake_state(100, 100, "db", 'S');	/* now counting 3 threads */
 	fake_task(200, 200, "rsync", 'D', "io_schedule", jbd2_stack);
 	fake_state(300, 300, "kworker/0:1-events", 'I');
 	mkdirs("400/task/400");
@@ -340,9 +348,24 @@ check_fake(void)
 	tap_ok(out.total == 5 && find_blocked(200) == NULL &&
 	    out.by_state['D'] == 1, "fake: listed again when processes moved");
 
-	/* A new task without "processes" moving: seen at the safety net. */
-	fake_state(600, 600, "sneaky", 'S');
+	/* A new thread: its leader's num_threads says so. */
+	fake_state(100, 103, "db reader", 'S');
+	fake_state(100, 100, "db", 'S');
 	allocs += scan(ts, 122);
+	tap_ok(out.total == 6 && out.by_state['S'] == 3,
+	    "fake: a new thread is read in the tick its count moved");
+	/* And one fewer: dropped in the same tick. */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/100/task/103'", fake);
+	if (system(cmd) != 0)
+		printf("# rm failed\n");
+	fake_state(100, 100, "db", 'S');
+	allocs += scan(ts, 123);
+	tap_ok(out.total == 5 && out.by_state['S'] == 2,
+	    "fake: a thread gone from the count is dropped");
+
+	/* A process nothing tells of: seen at the safety net. */
+	fake_state(600, 600, "sneaky", 'S');
+	allocs += scan(ts, 124);
 	tap_eq_int(out.total, 5, "fake: not listed while nothing says so");
 	allocs += scan(ts, 135);
 	tap_eq_int(out.total, 6, "fake: listed at the safety net");
@@ -527,6 +550,7 @@ check_vfork(void)
 				tap_ok(1, "vfork: stack # SKIP not readable: %s",
 				    strerror(out.stack_err));
 		} else {
+			printf("# DEBUG i=%d since %.3f first %.3f t %.3f start %d\n", i, b->since, since, t, b->since_start);
 			same_since &= b->since == since;
 			grows &= t - b->since > held;
 		}
