@@ -8,9 +8,13 @@
 
 #include "cmd.h"
 #include "json.h"
+#include "paths.h"
+#include "reasons.h"
 #include "sample-json.h"
 #include "sample-text.h"
 #include "sample.h"
+#include "taskgroups.h"
+#include "taskscan.h"
 
 static int cmd_snapshot_exec(int, char **);
 
@@ -34,6 +38,9 @@ cmd_snapshot_exec(int argc, char **argv)
 	bool as_json = false, any = false;
 	struct sampler sp;
 	struct sample *s;
+	struct reasons *rs = NULL;
+	struct task_groups *groups = NULL;
+	struct taskscan *ts = NULL;
 	int c, r, status = 0;
 
 	optind = 1;
@@ -67,6 +74,25 @@ cmd_snapshot_exec(int argc, char **argv)
 		return 1;
 	}
 	sampler_read(&sp, s, SRC_ALL);
+	s->status[SRC_TASKS].err = ENOENT;
+	/* Tasks live on a real procfs only; a tree of captured files has none. */
+	if (sp.fs.is_procfs && (rs = calloc(1, sizeof(*rs))) && (groups = calloc(1, sizeof(*groups))) &&
+	    (ts = taskscan_new(root))) {
+		char sys[4096], user[4096], why[512];
+
+		paths_data("wait-reasons", sys, sizeof(sys));
+		paths_config("wait-reasons", user, sizeof(user));
+		/* A malformed table is bad input; a missing one, a broken install
+		 * that leaves tasks explained by their first frame. */
+		if ((r = reasons_load(rs, sys, user, why, sizeof(why))) < 0) {
+			fprintf(stderr, "pagetop: %s\n", why);
+			if (r == -EINVAL)
+				status = 1;
+		}
+		taskscan_read(ts, s->mono, &s->tasks);
+		s->status[SRC_TASKS].err = 0;
+		task_groups_build(&s->tasks, rs, s->mono, groups);
+	}
 
 	/* A malformed file is an error worth a nonzero exit; a missing one is not. */
 	for (int i = 0; i < SRC_COUNT; i++) {
@@ -85,7 +111,7 @@ cmd_snapshot_exec(int argc, char **argv)
 		struct json j;
 
 		json_init(&j, stdout);
-		sample_json(&j, s);
+		sample_json(&j, s, groups);
 		fputc('\n', stdout);
 	} else {
 		sample_text(stdout, s, root);
@@ -94,6 +120,10 @@ cmd_snapshot_exec(int argc, char **argv)
 		fprintf(stderr, "pagetop: standard output: %s\n", strerror(errno));
 		status = 1;
 	}
+	if (ts)
+		taskscan_free(ts);
+	free(groups);
+	free(rs);
 	free(s);
 	sampler_free(&sp);
 	return status;

@@ -24,8 +24,12 @@
 #include "duration.h"
 #include "history.h"
 #include "host.h"
+#include "paths.h"
+#include "reasons.h"
 #include "sample.h"
 #include "sensors.h"
+#include "taskgroups.h"
+#include "taskscan.h"
 #include "view.h"
 
 #define MAX_HISTORY	(4u << 20)	/* entries: a month at 1 s */
@@ -35,6 +39,7 @@ static const struct view *const views[] = {
 	&view_overview,
 	&view_fragmentation,
 	&view_reclaim,
+	&view_tasks,
 	&view_sensors,
 	&view_help,
 };
@@ -57,6 +62,9 @@ struct dashboard {
 	 * (pagetypeinfo) the status of its last read. */
 	struct source_status status[SRC_COUNT];
 	struct sensors_source *sensors;
+	struct taskscan *ts;		/* NULL under a proc root of captured files */
+	struct reasons *rs;
+	struct task_groups *groups;	/* the latest scan's blocked tasks, grouped */
 	struct history *h;
 	bool paused;
 	uint64_t seq;			/* shown when paused */
@@ -69,7 +77,7 @@ struct dashboard {
 	double next_tick;
 	double last_pti;
 	long ticks;
-	char message[128];		/* a passing note on the status line */
+	char message[256];		/* a passing note on the status line */
 };
 
 static double
@@ -89,6 +97,21 @@ dashboard_keep_status(struct dashboard *d)
 			d->status[i] = d->s->status[i];
 }
 
+/* The sources that are not files: sensors and the task scan. */
+static void
+dashboard_scan(struct dashboard *d)
+{
+	if (d->sensors)
+		sensors_read(d->sensors, &d->s->sensors);
+	if (d->ts) {
+		taskscan_read(d->ts, d->s->mono, &d->s->tasks);
+		d->s->status[SRC_TASKS].err = 0;
+		task_groups_build(&d->s->tasks, d->rs, d->s->mono, d->groups);
+	} else {
+		d->s->status[SRC_TASKS].err = ENOENT;
+	}
+}
+
 static void
 dashboard_sample(struct dashboard *d)
 {
@@ -100,9 +123,8 @@ dashboard_sample(struct dashboard *d)
 	else
 		d->last_pti = t;
 	sampler_read(&d->sp, d->s, mask);
-	if (d->sensors)
-		sensors_read(d->sensors, &d->s->sensors);
-	history_push(d->h, d->s, NULL);
+	dashboard_scan(d);
+	history_push(d->h, d->s, d->ts ? d->groups : NULL);
 	dashboard_keep_status(d);
 	d->ticks++;
 }
@@ -201,9 +223,16 @@ draw_status(struct dashboard *d)
 static void
 dashboard_ctx(struct dashboard *d, struct view_ctx *ctx)
 {
+	uint64_t first, last = 0;
+
+	history_range(d->h, &first, &last);
 	*ctx = (struct view_ctx){
 		.h = d->h,
 		.seq = dashboard_shown(d),
+		.tasks = d->ts ? &d->s->tasks : NULL,
+		.groups = d->groups,
+		.latest = last,
+		.now = d->s->mono,
 		.paused = d->paused,
 		.status = d->status,
 		.sensors = d->sensors ? &d->s->sensors : NULL,
@@ -437,10 +466,26 @@ dashboard_run(const struct dashboard_opts *o)
 		fprintf(stderr, "pagetop: out of memory\n");
 		goto out;
 	}
+	if (!(d.rs = calloc(1, sizeof(*d.rs))) || !(d.groups = calloc(1, sizeof(*d.groups)))) {
+		fprintf(stderr, "pagetop: out of memory\n");
+		goto out;
+	}
+	{
+		char sys[4096], user[4096], why[512];
+
+		paths_data("wait-reasons", sys, sizeof(sys));
+		paths_config("wait-reasons", user, sizeof(user));
+		if (reasons_load(d.rs, sys, user, why, sizeof(why)) < 0)
+			snprintf(d.message, sizeof(d.message), "%.250s", why);
+	}
+	/* Tasks are scanned on a real procfs only: captured files have none. */
+	if (d.sp.fs.is_procfs && !(d.ts = taskscan_new(o->root))) {
+		fprintf(stderr, "pagetop: out of memory\n");
+		goto out;
+	}
 	d.last_pti = now_mono();
 	sampler_read(&d.sp, d.s, SRC_ALL);
-	if (d.sensors)
-		sensors_read(d.sensors, &d.s->sensors);
+	dashboard_scan(&d);
 	cap = (size_t)ceil(o->history / o->delay) + 1;
 	if (cap > MAX_HISTORY)
 		cap = MAX_HISTORY;
@@ -448,7 +493,7 @@ dashboard_run(const struct dashboard_opts *o)
 		fprintf(stderr, "pagetop: out of memory for %zu entries of history\n", cap);
 		goto out;
 	}
-	history_push(d.h, d.s, NULL);
+	history_push(d.h, d.s, d.ts ? d.groups : NULL);
 	dashboard_keep_status(&d);
 	d.ticks = 1;
 	for (int i = 0; i < N_VIEWS; i++)
@@ -501,6 +546,10 @@ out:
 	for (int i = 0; i < N_VIEWS; i++)
 		free(d.state[i]);
 	history_free(d.h);
+	if (d.ts)
+		taskscan_free(d.ts);
+	free(d.rs);
+	free(d.groups);
 	if (d.sensors)
 		sensors_close(d.sensors);
 	free(d.s);

@@ -164,8 +164,60 @@ json_reclaim(struct json *j, const struct vmstat *vm)
 	json_object_end(j);
 }
 
+static void
+json_tasks(struct json *j, const struct tasks *t, const struct task_groups *groups, double now)
+{
+	char letter[2] = "";
+
+	json_object_begin(j, "tasks");
+	json_u64(j, "threads", t->total);
+	json_object_begin(j, "states");
+	for (int c = 'A'; c <= 'z'; c++) {
+		if (!t->by_state[c])
+			continue;
+		letter[0] = (char)c;
+		json_u64(j, letter, t->by_state[c]);
+	}
+	json_object_end(j);
+	if (t->stack_err)
+		json_str(j, "stacks", "need root");
+	if (t->truncated)
+		json_bool(j, "truncated", true);
+	json_array_begin(j, "blocked");
+	for (int i = 0; i < t->n_blocked; i++) {
+		const struct blocked_task *b = &t->b[i];
+
+		letter[0] = b->state;
+		json_object_begin(j, NULL);
+		json_int(j, "tid", b->tid);
+		json_int(j, "tgid", b->tgid);
+		json_str(j, "comm", b->comm);
+		json_str(j, "state", letter);
+		json_str(j, "wchan", b->wchan);
+		json_array_begin(j, "stack");
+		if (b->stack >= 0)
+			for (int f = 0; f < t->stacks[b->stack].n; f++)
+				json_str(j, NULL, t->stacks[b->stack].f[f].func);
+		json_array_end(j);
+		if (groups) {
+			const struct task_group *g = &groups->g[groups->of_task[i]];
+
+			json_str(j, "category", wait_category_name(g->category));
+			json_str(j, "reason", g->reason);
+		}
+		json_double(j, "blocked_for", task_blocked_for(t, i, now), 1);
+		if (b->since_start)
+			json_bool(j, "blocked_before_first_scan", true);
+		json_str(j, "cmdline", b->cmdline);
+		json_str(j, "user", b->user);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
 void
-sample_json(struct json *j, const struct sample *s)
+sample_json(struct json *j, const struct sample *s, const struct task_groups *groups)
 {
 	char why[200];
 
@@ -195,6 +247,8 @@ sample_json(struct json *j, const struct sample *s)
 		json_zones(j, &s->zi);
 	if (sample_has(s, SRC_BUDDYINFO))
 		json_fragmentation(j, &s->buddy);
+	if (sample_has(s, SRC_TASKS))
+		json_tasks(j, &s->tasks, groups, s->mono);
 	json_array_begin(j, "unavailable");
 	for (int i = 0; i < SRC_COUNT; i++) {
 		if (sample_has(s, i) || s->status[i].err == SRC_NOT_READ)

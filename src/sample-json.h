@@ -4,7 +4,10 @@
 
 #include "json.h"
 #include "sample.h"
+#include "taskgroups.h"
 
-void sample_json(struct json *j, const struct sample *s);
+/* groups: the blocked tasks of s grouped (their category and reason), or
+ * NULL to leave those out. */
+void sample_json(struct json *j, const struct sample *s, const struct task_groups *groups);
 
 #endif

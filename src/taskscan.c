@@ -719,13 +719,19 @@ blocked_add(struct taskscan *ts, struct task *e, const struct taskstat *st,
 		wchan[0] = '\0';
 	snprintf(b->wchan, sizeof(b->wchan), "%.*s", (int)sizeof(b->wchan) - 1,
 	    wchan);
-	h = hash_str(wchan);
-	if (!e->in_d || e->wchan_hash != h) {
-		/* Blocked anew, or on something else: start again. */
+	/*
+	 * Blocked anew, or on something else: start again. No wchan ("0")
+	 * is no news: the kernel shows it for an instant while the task
+	 * goes to sleep or wakes up, to readers without ptrace access, and
+	 * always on 4.14-5.15 x86 kernels without frame pointers.
+	 */
+	h = wchan[0] != '\0' ? hash_str(wchan) : 0;
+	if (!e->in_d || (h != 0 && e->wchan_hash != 0 && h != e->wchan_hash)) {
 		e->since = mono;
 		e->since_start = ts->scans == 0;
 		e->wchan_hash = h;
-	}
+	} else if (h != 0)
+		e->wchan_hash = h;
 	e->in_d = true;
 	b->since = e->since;
 	b->since_start = e->since_start;

@@ -60,7 +60,7 @@ J=$T/live.json
 $PAGETOP snapshot --json --proc-root $T/live > $J
 check_jq "uptime in seconds" $J '.uptime == 1022.50'
 check_jq "PSI some and full" $J '.psi.memory.some | has("avg10") and has("avg60") and has("avg300") and has("total")'
-check_jq "only pressure/irq missing" $J '[.unavailable[].source] == ["pressure/irq"]'
+check_jq "only pressure/irq missing (and tasks: captured files have none)" $J '[.unavailable[].source] == ["pressure/irq","tasks"]'
 txt=$($PAGETOP snapshot --proc-root $T/live)
 check_match "text: buddyinfo table" "$txt" '^  0    Normal +217 +12 +86 +186 '
 check_match "text: pagetypeinfo header" "$txt" 'pageblock order 9 \(512 pages\)'
@@ -106,7 +106,7 @@ fi
 # Without root: pagetypeinfo (0400 since 5.4) is unavailable, nothing else breaks.
 if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && id nobody >/dev/null 2>&1; then
 	chmod 755 $T && cp $PAGETOP $T/pagetop-copy && chmod 755 $T/pagetop-copy
-	runuser -u nobody -- $T/pagetop-copy snapshot --json > $T/nobody.json 2>$T/nobody.err
+	PAGETOP_DATADIR=$(dirname "$TESTLIB")/../data runuser -u nobody -- $T/pagetop-copy snapshot --json > $T/nobody.json 2>$T/nobody.err
 	check_eq "not root: snapshot still succeeds" "$?" 0
 	check_jq "not root: pagetypeinfo needs root" $T/nobody.json '[.unavailable[] | select(.source == "pagetypeinfo")][0].reason == "permission denied (needs root)"'
 	check_jq "not root: buddyinfo and vmstat still there" $T/nobody.json '(.buddyinfo | length) > 0 and (.vmstat | length) > 0 and (has("pagetypeinfo") | not)'

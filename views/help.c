@@ -18,7 +18,7 @@ static const char *const global_help[] = {
 };
 
 static const struct view *const screens[] = {
-	&view_overview, &view_fragmentation, &view_reclaim, &view_sensors, NULL
+	&view_overview, &view_fragmentation, &view_reclaim, &view_tasks, &view_sensors, NULL
 };
 
 struct help_state {

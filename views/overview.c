@@ -25,7 +25,7 @@ area_room(const struct area *a, int rows)
 }
 
 static void
-panel_memory(const struct view_ctx *ctx, struct area *a)
+panel_memory(const struct view_ctx *ctx, struct area *a, int max_lines)
 {
 	static const struct { const char *label; enum mem_field f; } items[] = {
 		{ "total", MEM_TOTAL }, { "avail", MEM_AVAILABLE }, { "free", MEM_FREE },
@@ -54,7 +54,7 @@ panel_memory(const struct view_ctx *ctx, struct area *a)
 		fmt_kib(e->mem[items[i].f], v, sizeof(v));
 		need = (int)strlen(items[i].label) + (int)strlen(v) + 3;
 		if (x + need > a->x + a->w) {
-			if (row == 1 || !area_room(a, 3))
+			if (row == 1 || max_lines < 2 || !area_room(a, 3))
 				break;
 			row = 1;
 			x = a->x;
@@ -245,6 +245,38 @@ panel_orders(const struct view_ctx *ctx, struct area *a)
 	}
 }
 
+/* One line: task states and the biggest group of blocked tasks. */
+static void
+panel_tasks(const struct view_ctx *ctx, struct area *a)
+{
+	const struct hist_entry *e = history_get(ctx->h, ctx->seq);
+	const struct hist_tasks *t;
+	int x;
+
+	if (!area_room(a, 1) || !e || !(e->valid & SRC_BIT(SRC_TASKS)))
+		return;
+	t = &e->tasks;
+	x = a->x;
+	x += draw_text(a->y, x, a->w, ST_TITLE, "Tasks ");
+	x += draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, "%u running ", t->state[TS_RUNNING]);
+	x += draw_text(a->y, x, a->x + a->w - x, t->n_blocked ? ST_BAD : ST_GOOD, "%u blocked",
+		       t->n_blocked);
+	if (t->n_groups > 0) {
+		const struct hist_task_group *g = &t->top[0];
+		char d[24];
+
+		fmt_duration(g->longest, d, sizeof(d));
+		x += draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, ": %u %s, %s%s: ", g->count,
+			       wait_category_name(g->category), g->at_least ?
+			       (draw_utf8() ? "\u2265" : ">=") : "", d);
+		x += draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, "%s", g->reason);
+		if (t->n_groups > 1)
+			draw_text(a->y, x, a->x + a->w - x, ST_DIM, " (+%u groups, 4 Tasks)",
+				  t->n_groups - 1);
+	}
+	a->y++;
+}
+
 struct rate_item {
 	const char *label;
 	enum counter c;
@@ -335,7 +367,9 @@ overview_draw(const struct view_ctx *ctx, void *state)
 		left.w = ctx->cols / 2 - 1;
 		right = (struct area){ ctx->y, ctx->x + ctx->cols / 2 + 1,
 				       ctx->cols - ctx->cols / 2 - 1, left.end };
-		panel_memory(ctx, &left);
+		panel_memory(ctx, &left, 2);
+		left.y++;
+		panel_tasks(ctx, &left);
 		left.y++;
 		panel_zones(ctx, &left);
 		left.y++;
@@ -345,7 +379,8 @@ overview_draw(const struct view_ctx *ctx, void *state)
 		panel_rates(ctx, &right, 1);
 		return;
 	}
-	panel_memory(ctx, &left);
+	panel_memory(ctx, &left, ctx->rows >= 26 ? 2 : 1);
+	panel_tasks(ctx, &left);
 	panel_zones(ctx, &left);
 	panel_psi(ctx, &left, ctx->rows >= 30 ? PSI_COUNT : 2);
 	panel_orders(ctx, &left);

@@ -16,6 +16,8 @@
 #include "sample.h"
 
 struct sensors;
+struct tasks;
+struct task_groups;
 
 struct view_ctx {
 	const struct history *h;
@@ -23,6 +25,10 @@ struct view_ctx {
 	bool paused;			/* not following the newest entry */
 	const struct source_status *status;	/* of the latest sample, SRC_COUNT */
 	const struct sensors *sensors;	/* the latest reading, or NULL */
+	const struct tasks *tasks;	/* the latest task scan, or NULL */
+	const struct task_groups *groups;	/* its blocked tasks grouped */
+	uint64_t latest;		/* the seq of the latest sample (tasks are its) */
+	double now;			/* its monotonic time, for blocked durations */
 	double pti_every;		/* seconds between pagetypeinfo reads */
 	long page_size;			/* bytes: the kernel files count pages */
 	const char *filter;		/* the "/" text, "" for none */
@@ -44,6 +50,7 @@ extern const struct view view_overview;
 extern const struct view view_fragmentation;
 extern const struct view view_reclaim;
 extern const struct view view_sensors;
+extern const struct view view_tasks;
 extern const struct view view_help;
 
 /* Shared pieces of panels. */

@@ -1,0 +1,193 @@
+#!/bin/sh
+# CPU time per tick of reading every task's state, with 1,000 and 5,000
+# extra sleeping threads on the box:
+#
+#   pread floor        every /proc/*/task/*/stat held open and pread once
+#   open+read+close    the same files opened and closed every tick
+#   pagetop task scan  taskscan_read() in a loop (src/taskscan.c)
+#   htop, top -H, atop each in tmux at 1 s, CPU from /proc/PID/stat
+#
+# and each as a multiple of the floor. The targets: the task scan within
+# 1.25x of the floor, and at least 5x cheaper than htop.
+#
+#   bench/taskscan.sh [THREADS...]     (default: 1000 5000)
+#
+# SECS (default 10) is the measured time of each row, at 1 s per tick.
+# STACK_C replaces src/stack.c (for a build where it does not exist yet).
+# Run from anywhere; compiles into a temporary directory with cc.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+src=$top/src
+SECS=${SECS:-10}
+STACK_C=${STACK_C:-$src/stack.c}
+WARMUP=3
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/taskscan-bench.XXXXXX")
+sock=taskscan-bench-$$
+spawner=
+
+cleanup() {
+	[ -n "$spawner" ] && kill "$spawner" 2>/dev/null || true
+	tmux -L "$sock" kill-server 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+need() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	echo "taskscan.sh: $1 missing, installing $2" >&2
+	apt-get install -y "$2" >/dev/null 2>&1 || true
+	command -v "$1" >/dev/null 2>&1
+}
+need tmux tmux || { echo "taskscan.sh: tmux is needed" >&2; exit 1; }
+have_htop=yes; need htop htop || have_htop=no
+have_atop=yes; need atop atop || have_atop=no
+[ -f "$STACK_C" ] || {
+	echo "taskscan.sh: $STACK_C not found (set STACK_C)" >&2
+	exit 1
+}
+
+# The driver: one taskscan_read() per interval, CPU from getrusage after
+# the first (listing) tick.
+cat >"$tmp/driver.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "taskscan.h"
+
+static struct tasks out;
+
+static double
+mono(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static double
+cpu(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	    (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+int
+main(int argc, char **argv)
+{
+	int ticks = argc > 1 ? atoi(argv[1]) : 10, i;
+	double iv = argc > 2 ? atof(argv[2]) : 1, c0;
+	struct timespec t;
+	struct taskscan *ts;
+
+	t.tv_sec = (time_t)iv;
+	t.tv_nsec = (long)((iv - (double)t.tv_sec) * 1e9);
+	if ((ts = taskscan_new(NULL)) == NULL)
+		return 1;
+	taskscan_read(ts, mono(), &out);
+	c0 = cpu();
+	for (i = 0; i < ticks; i++) {
+		nanosleep(&t, NULL);
+		taskscan_read(ts, mono(), &out);
+	}
+	printf("tasks %u ticks %d cpu_ms_per_tick %.3f blocked %d note '%s'\n",
+	    out.total, ticks, (cpu() - c0) * 1e3 / ticks, out.n_blocked,
+	    out.note);
+	taskscan_free(ts);
+	return 0;
+}
+EOF
+
+CC=${CC:-cc}
+CFLAGS="-std=c11 -D_GNU_SOURCE -O2 -Wall"
+$CC $CFLAGS -pthread -o "$tmp/spawn-threads" "$here/spawn-threads.c"
+$CC $CFLAGS -o "$tmp/pread-floor" "$here/pread-floor.c"
+$CC $CFLAGS -I"$src" -o "$tmp/driver" "$tmp/driver.c" "$src/taskscan.c" \
+	"$src/taskstat.c" "$src/text.c" "$STACK_C" -lproc2
+
+hz=$(getconf CLK_TCK)
+
+# utime + stime of a process (all its threads), in clock ticks.
+proc_ticks() {
+	sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
+}
+
+# Runs a command in tmux at 1 s for WARMUP + SECS seconds: CPU ms per tick.
+tool_ms() {
+	name=$1
+	shift
+	tmux -L "$sock" new-session -d -s "$name" -x 160 -y 50 \
+		"HOME=$tmp exec $*"
+	pid=$(tmux -L "$sock" list-panes -t "$name" -F '#{pane_pid}')
+	sleep "$WARMUP"
+	a=$(proc_ticks "$pid")
+	t0=$(date +%s.%N)
+	sleep "$SECS"
+	b=$(proc_ticks "$pid")
+	t1=$(date +%s.%N)
+	tmux -L "$sock" kill-session -t "$name"
+	# one tick per second of wall time
+	awk -v a="$a" -v b="$b" -v hz="$hz" -v t0="$t0" -v t1="$t1" \
+		'BEGIN { printf "%.3f\n", (b - a) * 1000 / hz / (t1 - t0) }'
+}
+
+field() { sed -n "s/.*cpu_ms_per_tick \([0-9.]*\).*/\1/p"; }
+
+row() {
+	awk -v n="$1" -v what="$2" -v ms="$3" -v floor="$4" \
+		'BEGIN { printf "%7s  %-22s %9.2f %8.2fx\n", n, what, ms, ms / floor }'
+}
+
+echo "$(nproc) CPUs, kernel $(uname -r), $SECS s per row at 1 tick/s"
+printf "%7s  %-22s %9s %9s\n" threads measure "ms/tick" "x floor"
+verdict=
+
+for n in ${*:-1000 5000}; do
+	"$tmp/spawn-threads" "$n" >"$tmp/spawn.out" &
+	spawner=$!
+	while ! grep -q ready "$tmp/spawn.out" 2>/dev/null; do sleep 0.1; done
+	sleep 1
+
+	floor=$("$tmp/pread-floor" "$SECS" 1 | field)
+	reopen=$("$tmp/pread-floor" -r "$SECS" 1 | field)
+	scan=$("$tmp/driver" "$SECS" 1 | tee "$tmp/driver.out" | field)
+	tasks=$(sed -n 's/^tasks \([0-9]*\).*/\1/p' "$tmp/driver.out")
+	row "$n" "pread floor" "$floor" "$floor"
+	row "$n" "open+read+close" "$reopen" "$floor"
+	row "$n" "pagetop task scan" "$scan" "$floor"
+	htop_ms=
+	if [ "$have_htop" = yes ]; then
+		htop_ms=$(tool_ms htop htop -d 10)
+		row "$n" "htop -d 10" "$htop_ms" "$floor"
+	fi
+	top_ms=$(tool_ms top top -H -d 1)
+	row "$n" "top -H -d 1" "$top_ms" "$floor"
+	if [ "$have_atop" = yes ]; then
+		atop_ms=$(tool_ms atop atop 1)
+		row "$n" "atop 1" "$atop_ms" "$floor"
+	fi
+
+	verdict="$verdict$(awk -v n="$n" -v t="$tasks" -v s="$scan" -v f="$floor" \
+		-v h="${htop_ms:-0}" 'BEGIN {
+		r = s / f
+		printf "%s extra threads (%s tasks): scan %.2fx the floor (target <= 1.25: %s)", \
+			n, t, r, r <= 1.25 ? "met" : "MISSED"
+		if (h > 0)
+			printf ", htop %.1fx the scan (target >= 5: %s)", \
+				h / s, h / s >= 5 ? "met" : "MISSED"
+		printf "\n"
+	}')
+"
+	kill "$spawner"
+	wait "$spawner" 2>/dev/null || true
+	spawner=
+	sleep 1
+done
+printf "\n%s" "$verdict"

@@ -1,0 +1,57 @@
+#!/bin/sh
+# A real task in uninterruptible sleep: the parent of vfork-helper waits in
+# D (kernel_clone / __do_sys_vfork) while its child sleeps. snapshot --json
+# lists it with its stack and category; the Tasks screen shows it with a
+# blocked time that grows.
+set -u
+. "$TESTLIB"
+T=$TMPDIR_TEST
+export LANG=C.UTF-8
+
+if [ ! -d /proc/self/task ]; then
+	ok "tasks # SKIP no procfs"
+	done_testing
+	exit 0
+fi
+$VFORK_HELPER 20 > $T/vfork.pid &
+hpid=$!
+sleep 0.5
+pid=$(head -1 $T/vfork.pid)
+check_eq "the vfork parent is in D" "$(awk '/^State:/ {print $2}' /proc/$pid/status)" D
+
+$PAGETOP snapshot --json > $T/snap.json
+check_jq "snapshot lists the task in D" $T/snap.json "[.tasks.blocked[] | select(.tid == $pid)] | length == 1"
+check_jq "... with state D and its command" $T/snap.json "[.tasks.blocked[] | select(.tid == $pid)][0] | .state == \"D\" and .comm == \"vfork-helper\" and (.cmdline | test(\"vfork-helper 20\"))"
+check_jq "... category vfork" $T/snap.json "[.tasks.blocked[] | select(.tid == $pid)][0].category == \"vfork\""
+if [ "$(id -u)" = 0 ]; then
+	check_jq "... its kernel stack shows the vfork" $T/snap.json "[.tasks.blocked[] | select(.tid == $pid)][0].stack | index(\"__do_sys_vfork\") != null"
+else
+	ok "kernel stack # SKIP needs root"
+fi
+check_jq "task states counted" $T/snap.json '.tasks.states.D >= 1 and .tasks.threads > 10'
+
+tmux_start tk 100 30 "$PAGETOP -d 1"
+wait_screen tk 'Memory' >/dev/null
+keys tk 4
+check_screen "Tasks screen: a vfork group" tk '^\+ +1 +≥[0-9]+s +vfork +parent waiting for its vfork child'
+t1=$(screen_of tk | sed -En 's/^\+ +1 +≥([0-9]+)s +vfork.*/\1/p')
+sleep 2.2
+t2=$(screen_of tk | sed -En 's/^\+ +1 +≥([0-9]+)s +vfork.*/\1/p')
+if [ -n "$t1" ] && [ -n "$t2" ] && [ "$t2" -ge $((t1 + 2)) ]; then
+	ok "its blocked time grows across ticks ($t1 s, then $t2 s)"
+else
+	not_ok "its blocked time grows across ticks" "first '$t1', then '$t2'"
+fi
+keys tk Enter
+check_screen "Enter opens the group to its task" tk "^ +≥[0-9]+s +$pid vfork-helper"
+keys tk Down Enter
+check_screen "Enter on the task shows its stack" tk '^ __do_sys_vfork'
+check_screen "... its command line" tk "^command: .*vfork-helper 20"
+keys tk Escape
+check_screen "Esc goes back to the list" tk 'reason \(s: sort'
+keys tk 1
+check_screen "the overview names the blocked group" tk '^Tasks .* blocked: 1 vfork'
+keys tk q
+kill $hpid 2>/dev/null
+wait $hpid 2>/dev/null
+done_testing
