@@ -1,0 +1,2193 @@
+/*
+ * The recording codec: one struct sample as bytes, and back.
+ *
+ * A sample is a sequence of fields, each
+ *
+ *	id	u	what the payload holds (the table below)
+ *	len	u	bytes of payload
+ *	payload	len bytes
+ *
+ * Ids are never reused; new fields get new ids. A reader skips a field
+ * whose id it does not know and counts it. A field it knows must hold
+ * exactly what is described here and nothing more, so a changed encoding
+ * of anything is a new id, never a new meaning for an old one. The numbers
+ * that name sources, PSI resources, zoneinfo fields and sensor kinds below
+ * are part of the format in the same way.
+ *
+ * Payload types:
+ *	u	unsigned LEB128: 7 bits a byte, low bits first, the high bit
+ *		set on every byte but the last; at most 10 bytes (64 bits)
+ *	s	signed: zigzag ((n << 1) ^ (n >> 63)), then u
+ *	str	u length, then that many bytes: no NUL, no terminator
+ *	n	unsigned number: u of the value; in a delta chunk or frame,
+ *		s of the value minus the previous sample's, modulo 2^64 (a
+ *		counter that went back is a negative difference)
+ *	d	signed number: s of the value; in a delta chunk or frame, s
+ *		of the value minus the previous sample's
+ *	flags	u: bit 0 (DELTA) says the chunk was written against the
+ *		previous sample; any other bit is an error
+ *
+ * Runs: in a delta chunk of ids 10 to 15, the numbers that follow the
+ * flags (the n and d of the chunk, in the order below) are not written
+ * one by one. Most did not change, so they go as runs: u how many in a
+ * row are unchanged (0 or more), then s the difference of the next one,
+ * and so on; the run that reaches the chunk's last number has no
+ * difference after it. How many numbers there are follows from the shape.
+ *
+ * A value that does not fit where it goes is an error: a count above its
+ * cap in the headers (MAX_ZONES, MAX_VMSTAT, ...), a string as long as
+ * its array, a 32-bit field above 2^32 - 1, an int outside int, a flag
+ * other than 0 or 1. So is a field cut short or with bytes left over.
+ *
+ * Times are integer microseconds, llround(seconds * 1e6), read back as
+ * us / 1e6: a time survives a round trip to the microsecond. A time that
+ * is not finite or not within 2^32 seconds of 0 (the year 2106), where a
+ * double no longer holds microseconds, is written as 0. Sensor values are
+ * integer milli-units, llround(value * 1000); one that is not finite or
+ * not within 1e12 of 0 is not written (NAN).
+ *
+ * A delta chunk leaves out its shape (the counts, names and flags shown in
+ * [brackets]: they are the previous sample's) and writes its numbers as
+ * differences from the previous sample's same chunk. A writer uses one only
+ * in a delta frame, when the previous sample had that source valid and of
+ * the same shape; otherwise the chunk is whole. A frame written without a
+ * previous sample (a keyframe) has only whole chunks and decodes alone.
+ * A reader refuses a delta frame or chunk without its previous sample.
+ *
+ *  id	field		payload
+ *   1	FRAME		u frame flags: bit 0 DELTA, the sample was written
+ *			against the previous one. First, exactly once.
+ *   2	TIME		d monotonic time, d wall time minus monotonic time;
+ *			microseconds, differences in a DELTA frame. Once,
+ *			before TASKS.
+ *   3	PAGE_SIZE	d bytes, a difference in a DELTA frame. Once.
+ *   4	STATUS		u source, s err, s line, str msg. A keyframe has one
+ *			for each source whose status is not all zero, a
+ *			DELTA frame one for each source whose status differs
+ *			from the previous sample's; the others are 0 (valid)
+ *			or the previous sample's. Sources: 0 buddyinfo,
+ *			1 pagetypeinfo, 2 vmstat, 3 meminfo, 4 zoneinfo,
+ *			5 pressure/cpu, 6 pressure/memory, 7 pressure/io,
+ *			8 pressure/irq, 9 uptime, 10 tasks; another is
+ *			skipped and counted. err: 0 valid, a Linux errno
+ *			(22 EINVAL: malformed, with line and msg), -1 not
+ *			read on this tick.
+ *
+ * A source chunk is written for each valid source and for no other: a
+ * source that is not valid (or not read on this tick) has its status
+ * only. A chunk for a source that is not valid is an error; a valid source
+ * without its chunk (written by a pagetop that encodes it under an id this
+ * one does not know) is read as malformed, "not in the recording".
+ *
+ *  10	BUDDYINFO	flags [u orders, u zones, zones x (s node,
+ *			str zone)]; zones x orders x n free blocks.
+ *  11	PAGETYPEINFO	flags [s pageblock order, u pages per block,
+ *			u orders, u types, types x str name, u free rows,
+ *			rows x (s node, str zone, u type), u block rows,
+ *			rows x (s node, str zone), u mixed rows, rows x
+ *			(s node, str zone)]; free rows x (n capped bits,
+ *			orders x n free); block rows x types x n count;
+ *			mixed rows x types x n count.
+ *  12	VMSTAT		flags [u count, count x str name]; d skipped;
+ *			count x n value.
+ *  13	MEMINFO		flags [u count, count x (str name, u kB: 0 or 1)];
+ *			d skipped; count x n value.
+ *  14	ZONEINFO	flags [u zones, zones x (s node, str zone, u has)];
+ *			zones x (n value for each bit of has, lowest first).
+ *			has bits: 0 free, 1 min, 2 low, 3 high, 4 boost,
+ *			5 spanned, 6 present, 7 managed, 8 cma; another bit
+ *			is an error (a new zoneinfo value gets a new id).
+ *  15	PSI		u resource (0 cpu, 1 memory, 2 io, 3 irq; another
+ *			is skipped and counted), flags [u lines: bit 0 some,
+ *			bit 1 full]; for some, then full, when present:
+ *			n avg10, n avg60, n avg300, n total.
+ *  16	UPTIME		flags; d uptime in microseconds.
+ *  17	SENSORS		flags [u available, str why, u count, count x
+ *			(str chip, str label, u kind: 0 temperature, 1 fan,
+ *			2 voltage, 3 power)]; count x (u has: bit 0 valid,
+ *			bit 1 value, bit 2 high, bit 3 crit; then s milli-
+ *			units of value, high and crit, those whose bit is
+ *			set, each minus the previous sample's when the chunk
+ *			is DELTA and that reading had it). A value not
+ *			written is NAN. Sensors have no status: the field is
+ *			left out when nothing is available, listed or
+ *			explained, and a DELTA chunk needs a DELTA frame
+ *			only.
+ *  18	TASKS		flags; n threads; u k, k x (u state letter below
+ *			128, n count), the letters with a non-zero count
+ *			(each count against the previous sample's for that
+ *			letter); u truncated; s stack errno; str note;
+ *			u stacks, stacks x (u ref: 0, then u frames,
+ *			frames x (str function, str module); r > 0: the
+ *			previous sample's stack r - 1, in a DELTA chunk
+ *			only); u blocked, blocked x (u ref: 0, then s tid,
+ *			s tgid, str comm, u state, str wchan, s monotonic
+ *			time minus since in microseconds, u since start,
+ *			str cmdline, str user; r > 0: all of these as the
+ *			previous sample's blocked task r - 1, DELTA only;
+ *			then s stack index, -1 for none).
+ *
+ * A decoded sample is zero where nothing was written: the data of a source
+ * that is not valid, and the array entries past each count, except that
+ * tasks.b and tasks.stacks past their counts are left as they were.
+ */
+
+#include "codec.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+enum codec_field {
+	F_FRAME = 1,
+	F_TIME = 2,
+	F_PAGE_SIZE = 3,
+	F_STATUS = 4,
+	F_BUDDYINFO = 10,
+	F_PAGETYPEINFO = 11,
+	F_VMSTAT = 12,
+	F_MEMINFO = 13,
+	F_ZONEINFO = 14,
+	F_PSI = 15,
+	F_UPTIME = 16,
+	F_SENSORS = 17,
+	F_TASKS = 18,
+};
+
+#define DELTA		0x1u	/* frame and chunk flags */
+#define VARINT_MAX	10
+/* Beyond these, a double does not keep microseconds or milli-units. */
+#define TIME_MAX	4294967296.0
+#define SENSOR_MAX	1e12
+
+/* Source numbers in the recording, whatever enum source becomes. */
+static const enum source codec_sources[] = {
+	SRC_BUDDYINFO, SRC_PAGETYPEINFO, SRC_VMSTAT, SRC_MEMINFO,
+	SRC_ZONEINFO, SRC_PSI_CPU, SRC_PSI_MEMORY, SRC_PSI_IO, SRC_PSI_IRQ,
+	SRC_UPTIME, SRC_TASKS,
+};
+#define N_WIRE_SOURCES	(sizeof(codec_sources) / sizeof(codec_sources[0]))
+
+static const enum psi_resource codec_psi[] = {
+	PSI_CPU, PSI_MEMORY, PSI_IO, PSI_IRQ,
+};
+#define N_WIRE_PSI	(sizeof(codec_psi) / sizeof(codec_psi[0]))
+
+static const enum zoneinfo_field codec_zi[] = {
+	ZI_FREE, ZI_MIN, ZI_LOW, ZI_HIGH, ZI_BOOST, ZI_SPANNED, ZI_PRESENT,
+	ZI_MANAGED, ZI_CMA,
+};
+#define N_WIRE_ZI	(sizeof(codec_zi) / sizeof(codec_zi[0]))
+
+static const enum sensor_kind codec_kinds[] = {
+	SENSOR_TEMP, SENSOR_FAN, SENSOR_VOLTAGE, SENSOR_POWER,
+};
+#define N_WIRE_KINDS	(sizeof(codec_kinds) / sizeof(codec_kinds[0]))
+
+/* Bits of a sensor reading's "has". */
+#define SR_VALID	0x1u
+#define SR_VALUE	0x2u
+#define SR_HIGH		0x4u
+#define SR_CRIT		0x8u
+
+/* Bits of a PSI chunk's "lines". */
+#define PSI_SOME	0x1u
+#define PSI_FULL	0x2u
+
+struct wbuf {
+	uint8_t *p;
+	size_t len;
+	size_t cap;
+	bool full;		/* a write did not fit; len stopped there */
+};
+
+struct rbuf {
+	const uint8_t *p;
+	size_t len;
+	size_t off;
+	bool bad;		/* read past the end, or a malformed varint */
+};
+
+/* What a field decoder needs. */
+struct dec {
+	const struct sample *prev;	/* NULL in a keyframe */
+	struct sample *s;
+	struct parse_error *err;
+	struct codec_stats *st;
+	unsigned chunks;		/* bit per enum source: chunk seen */
+	bool sensors;			/* SENSORS seen */
+};
+
+static int
+codec_fail(struct parse_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int
+codec_fail(struct parse_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err != NULL) {
+		err->line = 0;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* Puts where the field that failed starts in front of its message. */
+static int
+codec_fail_at(struct parse_error *err, size_t at)
+{
+	char msg[sizeof(err->msg)];
+	size_t n, k;
+
+	if (err != NULL) {
+		memcpy(msg, err->msg, sizeof(msg));
+		n = strnlen(msg, sizeof(msg) - 1);
+		k = (size_t)snprintf(err->msg, sizeof(err->msg), "byte %zu: ",
+		    at);
+		if (k < sizeof(err->msg) - 1) {
+			if (n > sizeof(err->msg) - 1 - k)
+				n = sizeof(err->msg) - 1 - k;
+			memcpy(err->msg + k, msg, n);
+			err->msg[k + n] = '\0';
+		}
+	}
+	return -EINVAL;
+}
+
+/* Seconds as integer microseconds. */
+static int64_t
+codec_us(double t)
+{
+	if (!(t > -TIME_MAX && t < TIME_MAX))
+		return 0;
+	return (int64_t)llround(t * 1e6);
+}
+
+static double
+codec_from_us(int64_t us)
+{
+	return (double)us / 1e6;
+}
+
+/* A sensor value as integer milli-units; false when it has none. */
+static bool
+codec_milli(double v, int64_t *out)
+{
+	if (!(v > -SENSOR_MAX && v < SENSOR_MAX))
+		return false;
+	*out = (int64_t)llround(v * 1e3);
+	return true;
+}
+
+static uint64_t
+zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static int64_t
+unzigzag(uint64_t u)
+{
+	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
+/*
+ * Writing. Every put stops at cap and marks the buffer full; the encoder
+ * checks once at the end.
+ */
+
+static void
+put_bytes(struct wbuf *w, const void *src, size_t n)
+{
+	if (w->full || n > w->cap - w->len) {
+		w->full = true;
+		return;
+	}
+	memcpy(w->p + w->len, src, n);
+	w->len += n;
+}
+
+static size_t
+varint(uint64_t v, uint8_t *out)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		out[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	out[n++] = (uint8_t)v;
+	return n;
+}
+
+static void
+put_u(struct wbuf *w, uint64_t v)
+{
+	uint8_t tmp[VARINT_MAX];
+
+	put_bytes(w, tmp, varint(v, tmp));
+}
+
+static void
+put_s(struct wbuf *w, int64_t v)
+{
+	put_u(w, zigzag(v));
+}
+
+/* An unsigned number: whole, or its difference from base. */
+static void
+put_n(struct wbuf *w, bool delta, uint64_t v, uint64_t base)
+{
+	if (delta)
+		put_s(w, (int64_t)(v - base));
+	else
+		put_u(w, v);
+}
+
+/* A signed number: whole, or its difference from base. */
+static void
+put_d(struct wbuf *w, bool delta, int64_t v, int64_t base)
+{
+	if (delta)
+		put_s(w, (int64_t)((uint64_t)v - (uint64_t)base));
+	else
+		put_s(w, v);
+}
+
+/*
+ * The numbers of a source chunk: each whole (u or s of the value), or in
+ * a delta chunk the differences from the previous sample's, as runs.
+ */
+struct nums {
+	struct wbuf *w;
+	bool delta;
+	uint64_t zeros;		/* unchanged numbers not yet written */
+};
+
+static void
+nums_diff(struct nums *nw, uint64_t diff)
+{
+	if (diff == 0) {
+		nw->zeros++;
+		return;
+	}
+	put_u(nw->w, nw->zeros);
+	put_s(nw->w, (int64_t)diff);
+	nw->zeros = 0;
+}
+
+static void
+num_u(struct nums *nw, uint64_t v, uint64_t base)
+{
+	if (nw->delta)
+		nums_diff(nw, v - base);
+	else
+		put_u(nw->w, v);
+}
+
+static void
+num_s(struct nums *nw, int64_t v, int64_t base)
+{
+	if (nw->delta)
+		nums_diff(nw, (uint64_t)v - (uint64_t)base);
+	else
+		put_s(nw->w, v);
+}
+
+/* The unchanged numbers at the end. */
+static void
+nums_end(struct nums *nw)
+{
+	if (nw->delta && nw->zeros > 0)
+		put_u(nw->w, nw->zeros);
+}
+
+/* A string from an array of size bytes (its last byte is never written). */
+static void
+put_str(struct wbuf *w, const char *s, size_t size)
+{
+	size_t n = strnlen(s, size - 1);
+
+	put_u(w, n);
+	put_bytes(w, s, n);
+}
+
+static size_t
+field_begin(struct wbuf *w, enum codec_field id)
+{
+	put_u(w, (uint64_t)id);
+	return w->len;
+}
+
+/* Puts the payload's length in front of it. */
+static void
+field_end(struct wbuf *w, size_t start)
+{
+	uint8_t tmp[VARINT_MAX];
+	size_t n, k;
+
+	if (w->full)
+		return;
+	n = w->len - start;
+	k = varint(n, tmp);
+	if (k > w->cap - w->len) {
+		w->full = true;
+		return;
+	}
+	memmove(w->p + start + k, w->p + start, n);
+	memcpy(w->p + start, tmp, k);
+	w->len += k;
+}
+
+/*
+ * Reading. Every get stops at the end and marks the buffer bad, returning
+ * zeroes; the decoders check counts before they use them and the whole
+ * field at its end.
+ */
+
+static uint64_t
+get_u(struct rbuf *r)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+	uint8_t b;
+
+	for (;;) {
+		if (r->bad || r->off >= r->len) {
+			r->bad = true;
+			return 0;
+		}
+		b = r->p[r->off++];
+		if (shift == 63 && b > 1) {
+			r->bad = true;	/* more than 64 bits */
+			return 0;
+		}
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+		shift += 7;
+	}
+}
+
+static int64_t
+get_s(struct rbuf *r)
+{
+	return unzigzag(get_u(r));
+}
+
+static uint64_t
+get_n(struct rbuf *r, bool delta, uint64_t base)
+{
+	if (delta)
+		return base + (uint64_t)get_s(r);
+	return get_u(r);
+}
+
+static int64_t
+get_d(struct rbuf *r, bool delta, int64_t base)
+{
+	if (delta)
+		return (int64_t)((uint64_t)base + (uint64_t)get_s(r));
+	return get_s(r);
+}
+
+/* A number that must fit 32 bits. */
+static uint32_t
+get_n32(struct rbuf *r, bool delta, uint32_t base)
+{
+	uint64_t v = get_n(r, delta, base);
+
+	if (v > UINT32_MAX) {
+		r->bad = true;
+		return 0;
+	}
+	return (uint32_t)v;
+}
+
+/* An unsigned value no larger than max. */
+static bool
+get_max(struct rbuf *r, uint64_t max, uint64_t *out)
+{
+	*out = get_u(r);
+	return !r->bad && *out <= max;
+}
+
+static bool
+get_int(struct rbuf *r, int max, int *out)
+{
+	uint64_t v;
+
+	if (!get_max(r, (uint64_t)max, &v))
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+/*
+ * The numbers of a source chunk, as nums wrote them. A delta chunk knows
+ * from its shape how many there are (left), so it can tell a run of
+ * unchanged numbers at the end from one followed by a difference.
+ */
+struct numr {
+	struct rbuf *r;
+	bool delta;
+	uint64_t left;		/* numbers not yet read */
+	uint64_t zeros;		/* unchanged numbers still to give */
+	bool in_run;		/* a run was read, its difference not yet */
+};
+
+static uint64_t
+numr_diff(struct numr *nr)
+{
+	if (nr->left == 0) {
+		nr->r->bad = true;
+		return 0;
+	}
+	if (!nr->in_run) {
+		nr->zeros = get_u(nr->r);
+		if (nr->zeros > nr->left) {
+			nr->r->bad = true;
+			nr->zeros = 0;
+		}
+		nr->in_run = true;
+	}
+	nr->left--;
+	if (nr->zeros > 0) {
+		nr->zeros--;
+		return 0;
+	}
+	nr->in_run = false;
+	return (uint64_t)get_s(nr->r);
+}
+
+static uint64_t
+numr_u(struct numr *nr, uint64_t base)
+{
+	if (nr->delta)
+		return base + numr_diff(nr);
+	return get_u(nr->r);
+}
+
+static int64_t
+numr_s(struct numr *nr, int64_t base)
+{
+	if (nr->delta)
+		return (int64_t)((uint64_t)base + numr_diff(nr));
+	return get_s(nr->r);
+}
+
+static uint32_t
+numr_u32(struct numr *nr, uint32_t base)
+{
+	uint64_t v = numr_u(nr, base);
+
+	if (v > UINT32_MAX) {
+		nr->r->bad = true;
+		return 0;
+	}
+	return (uint32_t)v;
+}
+
+/* A signed value that fits an int. */
+static bool
+get_sint(struct rbuf *r, int *out)
+{
+	int64_t v = get_s(r);
+
+	if (r->bad || v < INT_MIN || v > INT_MAX)
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+/* A string into an array of size bytes; false when it does not fit. */
+static bool
+get_str(struct rbuf *r, char *dst, size_t size)
+{
+	uint64_t n = get_u(r);
+
+	if (r->bad || n >= size || n > r->len - r->off ||
+	    memchr(r->p + r->off, '\0', (size_t)n) != NULL) {
+		r->bad = true;
+		return false;
+	}
+	memcpy(dst, r->p + r->off, (size_t)n);
+	dst[n] = '\0';
+	r->off += (size_t)n;
+	return true;
+}
+
+static bool
+get_bool(struct rbuf *r, bool *out)
+{
+	uint64_t v;
+
+	if (!get_max(r, 1, &v))
+		return false;
+	*out = v != 0;
+	return true;
+}
+
+/* The chunk flags; false for a bit this reader does not know. */
+static bool
+get_flags(struct rbuf *r, bool *delta)
+{
+	uint64_t v;
+
+	if (!get_max(r, DELTA, &v))
+		return false;
+	*delta = (v & DELTA) != 0;
+	return true;
+}
+
+/* The end of a field: all of it read, none past it. */
+static int
+field_done(struct rbuf *r, struct parse_error *err, const char *what)
+{
+	if (r->bad)
+		return codec_fail(err, "%s: cut short or malformed", what);
+	if (r->off != r->len)
+		return codec_fail(err, "%s: bytes left over: %zu", what,
+		    r->len - r->off);
+	return 0;
+}
+
+/*
+ * The counts a sample may hold, checked before either side indexes by
+ * them: the encoder trusts neither its sample nor its previous one, the
+ * decoder not the previous sample it is handed.
+ */
+static bool
+sample_sane(const struct sample *s)
+{
+	const struct tasks *t = &s->tasks;
+	int i;
+
+	if (sample_has(s, SRC_BUDDYINFO) &&
+	    (s->buddy.n_orders < 0 || s->buddy.n_orders > MAX_ORDERS ||
+	    s->buddy.n_zones < 0 || s->buddy.n_zones > MAX_ZONES))
+		return false;
+	if (sample_has(s, SRC_PAGETYPEINFO)) {
+		const struct pagetypeinfo *p = &s->pti;
+
+		if (p->n_orders < 0 || p->n_orders > MAX_ORDERS ||
+		    p->n_types < 0 || p->n_types > MAX_MTYPES ||
+		    p->n_free < 0 || p->n_free > MAX_ZONES * MAX_MTYPES ||
+		    p->n_blocks < 0 || p->n_blocks > MAX_ZONES ||
+		    p->n_mixed < 0 || p->n_mixed > MAX_ZONES)
+			return false;
+		for (i = 0; i < p->n_free; i++)
+			if (p->free[i].type < 0 ||
+			    p->free[i].type >= p->n_types ||
+			    p->free[i].capped >> p->n_orders != 0)
+				return false;
+	}
+	if (sample_has(s, SRC_VMSTAT) &&
+	    (s->vm.n < 0 || s->vm.n > MAX_VMSTAT))
+		return false;
+	if (sample_has(s, SRC_MEMINFO) &&
+	    (s->mem.n < 0 || s->mem.n > MAX_MEMINFO))
+		return false;
+	if (sample_has(s, SRC_ZONEINFO) &&
+	    (s->zi.n_zones < 0 || s->zi.n_zones > MAX_ZONES))
+		return false;
+	if (s->sensors.n < 0 || s->sensors.n > MAX_SENSORS)
+		return false;
+	for (i = 0; i < s->sensors.n; i++)
+		if ((unsigned)s->sensors.r[i].kind >= N_WIRE_KINDS)
+			return false;
+	if (sample_has(s, SRC_TASKS)) {
+		if (t->n_blocked < 0 || t->n_blocked > TASKS_MAX_BLOCKED ||
+		    t->n_stacks < 0 || t->n_stacks > TASKS_MAX_STACKS)
+			return false;
+		for (i = 0; i < t->n_stacks; i++)
+			if (t->stacks[i].n < 0 ||
+			    t->stacks[i].n > STACK_MAX_FRAMES)
+				return false;
+		for (i = 0; i < t->n_blocked; i++)
+			if (t->b[i].stack < -1 || t->b[i].stack >= t->n_stacks)
+				return false;
+	}
+	return true;
+}
+
+/* The previous sample had this source valid: a chunk may be a delta. */
+static bool
+prev_has(const struct sample *prev, enum source src)
+{
+	return prev != NULL && sample_has(prev, src);
+}
+
+static bool
+status_same(const struct source_status *a, const struct source_status *b)
+{
+	return a->err == b->err && a->line == b->line &&
+	    strncmp(a->msg, b->msg, sizeof(a->msg)) == 0;
+}
+
+static bool
+name_same(const char *a, const char *b, size_t size)
+{
+	return strncmp(a, b, size) == 0;
+}
+
+/* Same shape: the chunk can leave it out. */
+
+static bool
+buddy_same(const struct buddyinfo *a, const struct buddyinfo *b)
+{
+	int i;
+
+	if (a->n_orders != b->n_orders || a->n_zones != b->n_zones)
+		return false;
+	for (i = 0; i < a->n_zones; i++)
+		if (a->zones[i].node != b->zones[i].node ||
+		    !name_same(a->zones[i].zone, b->zones[i].zone, NAME_LEN))
+			return false;
+	return true;
+}
+
+static bool
+rows_same(const struct pagetypeinfo_blocks *a,
+    const struct pagetypeinfo_blocks *b, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].node != b[i].node ||
+		    !name_same(a[i].zone, b[i].zone, NAME_LEN))
+			return false;
+	return true;
+}
+
+static bool
+pti_same(const struct pagetypeinfo *a, const struct pagetypeinfo *b)
+{
+	int i;
+
+	if (a->pageblock_order != b->pageblock_order ||
+	    a->pages_per_block != b->pages_per_block ||
+	    a->n_orders != b->n_orders || a->n_types != b->n_types ||
+	    a->n_free != b->n_free || a->n_blocks != b->n_blocks ||
+	    a->n_mixed != b->n_mixed)
+		return false;
+	for (i = 0; i < a->n_types; i++)
+		if (!name_same(a->types[i], b->types[i], NAME_LEN))
+			return false;
+	for (i = 0; i < a->n_free; i++)
+		if (a->free[i].node != b->free[i].node ||
+		    a->free[i].type != b->free[i].type ||
+		    !name_same(a->free[i].zone, b->free[i].zone, NAME_LEN))
+			return false;
+	return rows_same(a->blocks, b->blocks, a->n_blocks) &&
+	    rows_same(a->mixed, b->mixed, a->n_mixed);
+}
+
+static bool
+vm_same(const struct vmstat *a, const struct vmstat *b)
+{
+	int i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (!name_same(a->e[i].name, b->e[i].name, VMSTAT_NAME_LEN))
+			return false;
+	return true;
+}
+
+static bool
+mem_same(const struct meminfo *a, const struct meminfo *b)
+{
+	int i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (a->e[i].kb != b->e[i].kb ||
+		    !name_same(a->e[i].name, b->e[i].name, MEMINFO_NAME_LEN))
+			return false;
+	return true;
+}
+
+static bool
+zi_same(const struct zoneinfo *a, const struct zoneinfo *b)
+{
+	int i;
+
+	if (a->n_zones != b->n_zones)
+		return false;
+	for (i = 0; i < a->n_zones; i++)
+		if (a->zones[i].node != b->zones[i].node ||
+		    a->zones[i].has != b->zones[i].has ||
+		    !name_same(a->zones[i].zone, b->zones[i].zone, NAME_LEN))
+			return false;
+	return true;
+}
+
+static unsigned
+psi_lines(const struct psi *p)
+{
+	return (p->some.present ? PSI_SOME : 0) |
+	    (p->full.present ? PSI_FULL : 0);
+}
+
+static bool
+sensors_same(const struct sensors *a, const struct sensors *b)
+{
+	int i;
+
+	if (a->available != b->available || a->n != b->n ||
+	    !name_same(a->why, b->why, sizeof(a->why)))
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (a->r[i].kind != b->r[i].kind ||
+		    !name_same(a->r[i].chip, b->r[i].chip,
+		    sizeof(a->r[i].chip)) ||
+		    !name_same(a->r[i].label, b->r[i].label,
+		    sizeof(a->r[i].label)))
+			return false;
+	return true;
+}
+
+static bool
+stack_same(const struct stack *a, const struct stack *b)
+{
+	int i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (!name_same(a->f[i].func, b->f[i].func, STACK_FUNC_LEN) ||
+		    !name_same(a->f[i].module, b->f[i].module,
+		    STACK_MODULE_LEN))
+			return false;
+	return true;
+}
+
+/* Everything of a blocked task but its stack. */
+static bool
+blocked_same(const struct blocked_task *a, const struct blocked_task *b)
+{
+	return a->tid == b->tid && a->tgid == b->tgid &&
+	    a->state == b->state && a->since_start == b->since_start &&
+	    codec_us(a->since) == codec_us(b->since) &&
+	    name_same(a->comm, b->comm, sizeof(a->comm)) &&
+	    name_same(a->wchan, b->wchan, sizeof(a->wchan)) &&
+	    name_same(a->cmdline, b->cmdline, sizeof(a->cmdline)) &&
+	    name_same(a->user, b->user, sizeof(a->user));
+}
+
+/*
+ * The encoder, a chunk at a time. delta: write against prev (the caller
+ * checked it may).
+ */
+
+static void
+enc_buddy(struct wbuf *w, const struct buddyinfo *b,
+    const struct buddyinfo *pb)
+{
+	bool delta = pb != NULL;
+	struct nums nw = { w, delta, 0 };
+	int i, o;
+
+	put_u(w, delta ? DELTA : 0);
+	if (!delta) {
+		put_u(w, (uint64_t)b->n_orders);
+		put_u(w, (uint64_t)b->n_zones);
+		for (i = 0; i < b->n_zones; i++) {
+			put_s(w, b->zones[i].node);
+			put_str(w, b->zones[i].zone, NAME_LEN);
+		}
+	}
+	for (i = 0; i < b->n_zones; i++)
+		for (o = 0; o < b->n_orders; o++)
+			num_u(&nw, b->zones[i].free[o],
+			    delta ? pb->zones[i].free[o] : 0);
+	nums_end(&nw);
+}
+
+static void
+enc_pti_rows(struct wbuf *w, const struct pagetypeinfo_blocks *rows, int n)
+{
+	int i;
+
+	put_u(w, (uint64_t)n);
+	for (i = 0; i < n; i++) {
+		put_s(w, rows[i].node);
+		put_str(w, rows[i].zone, NAME_LEN);
+	}
+}
+
+static void
+enc_pti_counts(struct nums *nw, const struct pagetypeinfo_blocks *rows,
+    const struct pagetypeinfo_blocks *prows, int n, int n_types)
+{
+	int i, t;
+
+	for (i = 0; i < n; i++)
+		for (t = 0; t < n_types; t++)
+			num_u(nw, rows[i].count[t],
+			    prows != NULL ? prows[i].count[t] : 0);
+}
+
+static void
+enc_pti(struct wbuf *w, const struct pagetypeinfo *p,
+    const struct pagetypeinfo *pp)
+{
+	const struct pagetypeinfo_free *f, *pf;
+	bool delta = pp != NULL;
+	struct nums nw = { w, delta, 0 };
+	int i, o;
+
+	put_u(w, delta ? DELTA : 0);
+	if (!delta) {
+		put_s(w, p->pageblock_order);
+		put_u(w, p->pages_per_block);
+		put_u(w, (uint64_t)p->n_orders);
+		put_u(w, (uint64_t)p->n_types);
+		for (i = 0; i < p->n_types; i++)
+			put_str(w, p->types[i], NAME_LEN);
+		put_u(w, (uint64_t)p->n_free);
+		for (i = 0; i < p->n_free; i++) {
+			put_s(w, p->free[i].node);
+			put_str(w, p->free[i].zone, NAME_LEN);
+			put_u(w, (uint64_t)p->free[i].type);
+		}
+		enc_pti_rows(w, p->blocks, p->n_blocks);
+		enc_pti_rows(w, p->mixed, p->n_mixed);
+	}
+	for (i = 0; i < p->n_free; i++) {
+		f = &p->free[i];
+		pf = delta ? &pp->free[i] : NULL;
+		num_u(&nw, f->capped, delta ? pf->capped : 0);
+		for (o = 0; o < p->n_orders; o++)
+			num_u(&nw, f->free[o], delta ? pf->free[o] : 0);
+	}
+	enc_pti_counts(&nw, p->blocks, delta ? pp->blocks : NULL,
+	    p->n_blocks, p->n_types);
+	enc_pti_counts(&nw, p->mixed, delta ? pp->mixed : NULL, p->n_mixed,
+	    p->n_types);
+	nums_end(&nw);
+}
+
+static void
+enc_vm(struct wbuf *w, const struct vmstat *v, const struct vmstat *pv)
+{
+	bool delta = pv != NULL;
+	struct nums nw = { w, delta, 0 };
+	int i;
+
+	put_u(w, delta ? DELTA : 0);
+	if (!delta) {
+		put_u(w, (uint64_t)v->n);
+		for (i = 0; i < v->n; i++)
+			put_str(w, v->e[i].name, VMSTAT_NAME_LEN);
+	}
+	num_s(&nw, v->skipped, delta ? pv->skipped : 0);
+	for (i = 0; i < v->n; i++)
+		num_u(&nw, v->e[i].value, delta ? pv->e[i].value : 0);
+	nums_end(&nw);
+}
+
+static void
+enc_mem(struct wbuf *w, const struct meminfo *m, const struct meminfo *pm)
+{
+	bool delta = pm != NULL;
+	struct nums nw = { w, delta, 0 };
+	int i;
+
+	put_u(w, delta ? DELTA : 0);
+	if (!delta) {
+		put_u(w, (uint64_t)m->n);
+		for (i = 0; i < m->n; i++) {
+			put_str(w, m->e[i].name, MEMINFO_NAME_LEN);
+			put_u(w, m->e[i].kb);
+		}
+	}
+	num_s(&nw, m->skipped, delta ? pm->skipped : 0);
+	for (i = 0; i < m->n; i++)
+		num_u(&nw, m->e[i].value, delta ? pm->e[i].value : 0);
+	nums_end(&nw);
+}
+
+/* The wire bits of a zone's "has". */
+static uint64_t
+zi_has_wire(uint32_t has)
+{
+	uint64_t bits = 0;
+	size_t k;
+
+	for (k = 0; k < N_WIRE_ZI; k++)
+		if (has & (1u << codec_zi[k]))
+			bits |= 1u << k;
+	return bits;
+}
+
+static void
+enc_zi(struct wbuf *w, const struct zoneinfo *z, const struct zoneinfo *pz)
+{
+	const struct zoneinfo_zone *zz;
+	bool delta = pz != NULL;
+	struct nums nw = { w, delta, 0 };
+	size_t k;
+	int i;
+
+	put_u(w, delta ? DELTA : 0);
+	if (!delta) {
+		put_u(w, (uint64_t)z->n_zones);
+		for (i = 0; i < z->n_zones; i++) {
+			put_s(w, z->zones[i].node);
+			put_str(w, z->zones[i].zone, NAME_LEN);
+			put_u(w, zi_has_wire(z->zones[i].has));
+		}
+	}
+	for (i = 0; i < z->n_zones; i++) {
+		zz = &z->zones[i];
+		for (k = 0; k < N_WIRE_ZI; k++)
+			if (zz->has & (1u << codec_zi[k]))
+				num_u(&nw, zz->v[codec_zi[k]],
+				    delta ? pz->zones[i].v[codec_zi[k]] : 0);
+	}
+	nums_end(&nw);
+}
+
+static void
+enc_psi_line(struct nums *nw, const struct psi_line *l,
+    const struct psi_line *pl)
+{
+	num_u(nw, l->avg10, pl != NULL ? pl->avg10 : 0);
+	num_u(nw, l->avg60, pl != NULL ? pl->avg60 : 0);
+	num_u(nw, l->avg300, pl != NULL ? pl->avg300 : 0);
+	num_u(nw, l->total, pl != NULL ? pl->total : 0);
+}
+
+static void
+enc_psi(struct wbuf *w, size_t wire, const struct psi *p,
+    const struct psi *pp)
+{
+	bool delta = pp != NULL;
+	struct nums nw = { w, delta, 0 };
+
+	put_u(w, wire);
+	put_u(w, delta ? DELTA : 0);
+	if (!delta)
+		put_u(w, psi_lines(p));
+	if (p->some.present)
+		enc_psi_line(&nw, &p->some, delta ? &pp->some : NULL);
+	if (p->full.present)
+		enc_psi_line(&nw, &p->full, delta ? &pp->full : NULL);
+	nums_end(&nw);
+}
+
+static size_t
+kind_wire(enum sensor_kind kind)
+{
+	size_t k;
+
+	for (k = 0; k < N_WIRE_KINDS; k++)
+		if (codec_kinds[k] == kind)
+			break;
+	return k;
+}
+
+/* One of a reading's values, against the previous reading's same one. */
+static void
+enc_sensor_value(struct wbuf *w, double v, const double *pv)
+{
+	int64_t m = 0, pm = 0;
+
+	(void)codec_milli(v, &m);
+	if (pv != NULL && !codec_milli(*pv, &pm))
+		pm = 0;
+	put_s(w, (int64_t)((uint64_t)m - (uint64_t)pm));
+}
+
+static void
+enc_sensors(struct wbuf *w, const struct sensors *se,
+    const struct sensors *pse)
+{
+	const struct sensor_reading *r, *pr;
+	bool delta = pse != NULL;
+	unsigned has;
+	int64_t m;
+	int i;
+
+	put_u(w, delta ? DELTA : 0);
+	if (!delta) {
+		put_u(w, se->available);
+		put_str(w, se->why, sizeof(se->why));
+		put_u(w, (uint64_t)se->n);
+		for (i = 0; i < se->n; i++) {
+			put_str(w, se->r[i].chip, sizeof(se->r[i].chip));
+			put_str(w, se->r[i].label, sizeof(se->r[i].label));
+			put_u(w, kind_wire(se->r[i].kind));
+		}
+	}
+	for (i = 0; i < se->n; i++) {
+		r = &se->r[i];
+		pr = delta ? &pse->r[i] : NULL;
+		has = (r->valid ? SR_VALID : 0) |
+		    (codec_milli(r->value, &m) ? SR_VALUE : 0) |
+		    (codec_milli(r->high, &m) ? SR_HIGH : 0) |
+		    (codec_milli(r->crit, &m) ? SR_CRIT : 0);
+		put_u(w, has);
+		if (has & SR_VALUE)
+			enc_sensor_value(w, r->value, pr ? &pr->value : NULL);
+		if (has & SR_HIGH)
+			enc_sensor_value(w, r->high, pr ? &pr->high : NULL);
+		if (has & SR_CRIT)
+			enc_sensor_value(w, r->crit, pr ? &pr->crit : NULL);
+	}
+}
+
+/* Where in prev's list an equal entry is: its index + 1, or 0. */
+static int
+stack_ref(const struct stack *st, int i, const struct tasks *pt)
+{
+	int k;
+
+	if (i < pt->n_stacks && stack_same(st, &pt->stacks[i]))
+		return i + 1;
+	for (k = 0; k < pt->n_stacks; k++)
+		if (stack_same(st, &pt->stacks[k]))
+			return k + 1;
+	return 0;
+}
+
+static int
+blocked_ref(const struct blocked_task *b, int i, const struct tasks *pt)
+{
+	int k;
+
+	if (i < pt->n_blocked && blocked_same(b, &pt->b[i]))
+		return i + 1;
+	for (k = 0; k < pt->n_blocked; k++)
+		if (pt->b[k].tid == b->tid)
+			return blocked_same(b, &pt->b[k]) ? k + 1 : 0;
+	return 0;
+}
+
+static void
+enc_tasks(struct wbuf *w, const struct tasks *t, const struct tasks *pt,
+    double mono)
+{
+	const struct blocked_task *b;
+	const struct stack *st;
+	bool delta = pt != NULL;
+	int i, k, ref;
+	uint64_t n = 0;
+
+	put_u(w, delta ? DELTA : 0);
+	put_n(w, delta, t->total, delta ? pt->total : 0);
+	for (i = 0; i < 128; i++)
+		n += t->by_state[i] != 0;
+	put_u(w, n);
+	for (i = 0; i < 128; i++) {
+		if (t->by_state[i] == 0)
+			continue;
+		put_u(w, (uint64_t)i);
+		put_n(w, delta, t->by_state[i], delta ? pt->by_state[i] : 0);
+	}
+	put_u(w, t->truncated);
+	put_s(w, t->stack_err);
+	put_str(w, t->note, sizeof(t->note));
+
+	put_u(w, (uint64_t)t->n_stacks);
+	for (i = 0; i < t->n_stacks; i++) {
+		st = &t->stacks[i];
+		ref = delta ? stack_ref(st, i, pt) : 0;
+		put_u(w, (uint64_t)ref);
+		if (ref != 0)
+			continue;
+		put_u(w, (uint64_t)st->n);
+		for (k = 0; k < st->n; k++) {
+			put_str(w, st->f[k].func, STACK_FUNC_LEN);
+			put_str(w, st->f[k].module, STACK_MODULE_LEN);
+		}
+	}
+
+	put_u(w, (uint64_t)t->n_blocked);
+	for (i = 0; i < t->n_blocked; i++) {
+		b = &t->b[i];
+		ref = delta ? blocked_ref(b, i, pt) : 0;
+		put_u(w, (uint64_t)ref);
+		if (ref == 0) {
+			put_s(w, b->tid);
+			put_s(w, b->tgid);
+			put_str(w, b->comm, sizeof(b->comm));
+			put_u(w, (unsigned char)b->state);
+			put_str(w, b->wchan, sizeof(b->wchan));
+			put_s(w, codec_us(mono) - codec_us(b->since));
+			put_u(w, b->since_start);
+			put_str(w, b->cmdline, sizeof(b->cmdline));
+			put_str(w, b->user, sizeof(b->user));
+		}
+		put_s(w, b->stack);
+	}
+}
+
+static void
+enc_status(struct wbuf *w, size_t wire, const struct source_status *st)
+{
+	size_t start = field_begin(w, F_STATUS);
+
+	put_u(w, wire);
+	put_s(w, st->err);
+	put_s(w, st->line);
+	put_str(w, st->msg, sizeof(st->msg));
+	field_end(w, start);
+}
+
+static bool
+sensors_empty(const struct sensors *se)
+{
+	return !se->available && se->n == 0 && se->why[0] == '\0';
+}
+
+ssize_t
+codec_encode(const struct sample *s, const struct sample *prev, uint8_t *buf,
+    size_t cap)
+{
+	struct wbuf w = { buf, 0, cap, false };
+	const struct sample *p = prev;
+	struct source_status zero;
+	int64_t mono, wall, pmono = 0, pwall = 0, up, pup = 0;
+	size_t k, start;
+	enum source src;
+
+	if (!sample_sane(s) || (p != NULL && !sample_sane(p)))
+		return -EINVAL;
+	memset(&zero, 0, sizeof(zero));
+
+	start = field_begin(&w, F_FRAME);
+	put_u(&w, p != NULL ? DELTA : 0);
+	field_end(&w, start);
+
+	mono = codec_us(s->mono);
+	wall = codec_us(s->wall);
+	if (p != NULL) {
+		pmono = codec_us(p->mono);
+		pwall = codec_us(p->wall);
+	}
+	start = field_begin(&w, F_TIME);
+	put_d(&w, p != NULL, mono, pmono);
+	put_d(&w, p != NULL, wall - mono, pwall - pmono);
+	field_end(&w, start);
+
+	start = field_begin(&w, F_PAGE_SIZE);
+	put_d(&w, p != NULL, s->page_size, p != NULL ? p->page_size : 0);
+	field_end(&w, start);
+
+	for (k = 0; k < N_WIRE_SOURCES; k++) {
+		src = codec_sources[k];
+		if (!status_same(&s->status[src],
+		    p != NULL ? &p->status[src] : &zero))
+			enc_status(&w, k, &s->status[src]);
+	}
+
+	if (sample_has(s, SRC_BUDDYINFO)) {
+		start = field_begin(&w, F_BUDDYINFO);
+		enc_buddy(&w, &s->buddy, prev_has(p, SRC_BUDDYINFO) &&
+		    buddy_same(&s->buddy, &p->buddy) ? &p->buddy : NULL);
+		field_end(&w, start);
+	}
+	if (sample_has(s, SRC_PAGETYPEINFO)) {
+		start = field_begin(&w, F_PAGETYPEINFO);
+		enc_pti(&w, &s->pti, prev_has(p, SRC_PAGETYPEINFO) &&
+		    pti_same(&s->pti, &p->pti) ? &p->pti : NULL);
+		field_end(&w, start);
+	}
+	if (sample_has(s, SRC_VMSTAT)) {
+		start = field_begin(&w, F_VMSTAT);
+		enc_vm(&w, &s->vm, prev_has(p, SRC_VMSTAT) &&
+		    vm_same(&s->vm, &p->vm) ? &p->vm : NULL);
+		field_end(&w, start);
+	}
+	if (sample_has(s, SRC_MEMINFO)) {
+		start = field_begin(&w, F_MEMINFO);
+		enc_mem(&w, &s->mem, prev_has(p, SRC_MEMINFO) &&
+		    mem_same(&s->mem, &p->mem) ? &p->mem : NULL);
+		field_end(&w, start);
+	}
+	if (sample_has(s, SRC_ZONEINFO)) {
+		start = field_begin(&w, F_ZONEINFO);
+		enc_zi(&w, &s->zi, prev_has(p, SRC_ZONEINFO) &&
+		    zi_same(&s->zi, &p->zi) ? &p->zi : NULL);
+		field_end(&w, start);
+	}
+	for (k = 0; k < N_WIRE_PSI; k++) {
+		enum psi_resource r = codec_psi[k];
+
+		src = (enum source)(SRC_PSI_CPU + r);
+		if (!sample_has(s, src))
+			continue;
+		start = field_begin(&w, F_PSI);
+		enc_psi(&w, k, &s->psi[r], prev_has(p, src) &&
+		    psi_lines(&s->psi[r]) == psi_lines(&p->psi[r]) ?
+		    &p->psi[r] : NULL);
+		field_end(&w, start);
+	}
+	if (sample_has(s, SRC_UPTIME)) {
+		up = codec_us(s->uptime);
+		if (prev_has(p, SRC_UPTIME))
+			pup = codec_us(p->uptime);
+		start = field_begin(&w, F_UPTIME);
+		put_u(&w, prev_has(p, SRC_UPTIME) ? DELTA : 0);
+		put_d(&w, prev_has(p, SRC_UPTIME), up, pup);
+		field_end(&w, start);
+	}
+	if (!sensors_empty(&s->sensors)) {
+		start = field_begin(&w, F_SENSORS);
+		enc_sensors(&w, &s->sensors, p != NULL &&
+		    sensors_same(&s->sensors, &p->sensors) ?
+		    &p->sensors : NULL);
+		field_end(&w, start);
+	}
+	if (sample_has(s, SRC_TASKS)) {
+		start = field_begin(&w, F_TASKS);
+		enc_tasks(&w, &s->tasks, prev_has(p, SRC_TASKS) ?
+		    &p->tasks : NULL, s->mono);
+		field_end(&w, start);
+	}
+
+	if (w.full)
+		return -ENOSPC;
+	return (ssize_t)w.len;
+}
+
+/*
+ * The decoder, a field at a time. Each returns 0 or -EINVAL with err set.
+ */
+
+/* The previous chunk a delta chunk needs, or a failure. */
+static int
+dec_delta_ok(struct dec *d, bool delta, enum source src, const char *what)
+{
+	if (delta && !prev_has(d->prev, src))
+		return codec_fail(d->err,
+		    "%s: a delta without the previous sample's", what);
+	return 0;
+}
+
+static int
+dec_buddy(struct dec *d, struct rbuf *r)
+{
+	struct buddyinfo *b = &d->s->buddy;
+	const struct buddyinfo *pb;
+	struct numr nr = { r, false, 0, 0, false };
+	bool delta;
+	int i, o;
+
+	if (!get_flags(r, &delta))
+		return codec_fail(d->err, "buddyinfo: bad flags");
+	if (dec_delta_ok(d, delta, SRC_BUDDYINFO, "buddyinfo") < 0)
+		return -EINVAL;
+	pb = delta ? &d->prev->buddy : NULL;
+	if (delta) {
+		b->n_orders = pb->n_orders;
+		b->n_zones = pb->n_zones;
+		for (i = 0; i < b->n_zones; i++) {
+			b->zones[i].node = pb->zones[i].node;
+			memcpy(b->zones[i].zone, pb->zones[i].zone, NAME_LEN);
+		}
+	} else {
+		if (!get_int(r, MAX_ORDERS, &b->n_orders) ||
+		    !get_int(r, MAX_ZONES, &b->n_zones))
+			return codec_fail(d->err,
+			    "buddyinfo: more than %d orders or %d zones",
+			    MAX_ORDERS, MAX_ZONES);
+		for (i = 0; i < b->n_zones; i++)
+			if (!get_sint(r, &b->zones[i].node) ||
+			    !get_str(r, b->zones[i].zone, NAME_LEN))
+				return codec_fail(d->err,
+				    "buddyinfo: zone %d: bad node or name", i);
+	}
+	nr.delta = delta;
+	nr.left = (uint64_t)b->n_zones * (uint64_t)b->n_orders;
+	for (i = 0; i < b->n_zones; i++)
+		for (o = 0; o < b->n_orders; o++)
+			b->zones[i].free[o] = numr_u(&nr,
+			    delta ? pb->zones[i].free[o] : 0);
+	return field_done(r, d->err, "buddyinfo");
+}
+
+static bool
+dec_pti_rows(struct rbuf *r, struct pagetypeinfo_blocks *rows, int *n)
+{
+	int i;
+
+	if (!get_int(r, MAX_ZONES, n))
+		return false;
+	for (i = 0; i < *n; i++)
+		if (!get_sint(r, &rows[i].node) ||
+		    !get_str(r, rows[i].zone, NAME_LEN))
+			return false;
+	return true;
+}
+
+static void
+dec_pti_copy_rows(struct pagetypeinfo_blocks *rows,
+    const struct pagetypeinfo_blocks *prows, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		rows[i].node = prows[i].node;
+		memcpy(rows[i].zone, prows[i].zone, NAME_LEN);
+	}
+}
+
+static void
+dec_pti_counts(struct numr *nr, struct pagetypeinfo_blocks *rows,
+    const struct pagetypeinfo_blocks *prows, int n, int n_types)
+{
+	int i, t;
+
+	for (i = 0; i < n; i++)
+		for (t = 0; t < n_types; t++)
+			rows[i].count[t] = numr_u(nr,
+			    prows != NULL ? prows[i].count[t] : 0);
+}
+
+static int
+dec_pti_shape(struct dec *d, struct rbuf *r)
+{
+	struct pagetypeinfo *p = &d->s->pti;
+	uint64_t v;
+	int i;
+
+	if (!get_sint(r, &p->pageblock_order))
+		return codec_fail(d->err, "pagetypeinfo: bad page block order");
+	p->pages_per_block = get_u(r);
+	if (!get_int(r, MAX_ORDERS, &p->n_orders) ||
+	    !get_int(r, MAX_MTYPES, &p->n_types))
+		return codec_fail(d->err, "pagetypeinfo: more than %d orders "
+		    "or %d types", MAX_ORDERS, MAX_MTYPES);
+	for (i = 0; i < p->n_types; i++)
+		if (!get_str(r, p->types[i], NAME_LEN))
+			return codec_fail(d->err,
+			    "pagetypeinfo: type %d: bad name", i);
+	if (!get_int(r, MAX_ZONES * MAX_MTYPES, &p->n_free))
+		return codec_fail(d->err,
+		    "pagetypeinfo: more than %d free rows",
+		    MAX_ZONES * MAX_MTYPES);
+	for (i = 0; i < p->n_free; i++) {
+		if (!get_sint(r, &p->free[i].node) ||
+		    !get_str(r, p->free[i].zone, NAME_LEN) ||
+		    !get_max(r, (uint64_t)p->n_types, &v) ||
+		    v == (uint64_t)p->n_types)
+			return codec_fail(d->err,
+			    "pagetypeinfo: free row %d: bad node, zone or type",
+			    i);
+		p->free[i].type = (int)v;
+	}
+	if (!dec_pti_rows(r, p->blocks, &p->n_blocks) ||
+	    !dec_pti_rows(r, p->mixed, &p->n_mixed))
+		return codec_fail(d->err, "pagetypeinfo: bad block rows");
+	return 0;
+}
+
+static int
+dec_pti(struct dec *d, struct rbuf *r)
+{
+	struct pagetypeinfo *p = &d->s->pti;
+	const struct pagetypeinfo *pp;
+	struct pagetypeinfo_free *f;
+	struct numr nr = { r, false, 0, 0, false };
+	bool delta;
+	int i, o;
+
+	if (!get_flags(r, &delta))
+		return codec_fail(d->err, "pagetypeinfo: bad flags");
+	if (dec_delta_ok(d, delta, SRC_PAGETYPEINFO, "pagetypeinfo") < 0)
+		return -EINVAL;
+	pp = delta ? &d->prev->pti : NULL;
+	if (delta) {
+		p->pageblock_order = pp->pageblock_order;
+		p->pages_per_block = pp->pages_per_block;
+		p->n_orders = pp->n_orders;
+		p->n_types = pp->n_types;
+		memcpy(p->types, pp->types, sizeof(p->types));
+		p->n_free = pp->n_free;
+		for (i = 0; i < p->n_free; i++) {
+			p->free[i].node = pp->free[i].node;
+			p->free[i].type = pp->free[i].type;
+			memcpy(p->free[i].zone, pp->free[i].zone, NAME_LEN);
+		}
+		p->n_blocks = pp->n_blocks;
+		dec_pti_copy_rows(p->blocks, pp->blocks, p->n_blocks);
+		p->n_mixed = pp->n_mixed;
+		dec_pti_copy_rows(p->mixed, pp->mixed, p->n_mixed);
+	} else if (dec_pti_shape(d, r) < 0)
+		return -EINVAL;
+	nr.delta = delta;
+	nr.left = (uint64_t)p->n_free * (uint64_t)(1 + p->n_orders) +
+	    (uint64_t)(p->n_blocks + p->n_mixed) * (uint64_t)p->n_types;
+	for (i = 0; i < p->n_free; i++) {
+		f = &p->free[i];
+		f->capped = numr_u32(&nr, delta ? pp->free[i].capped : 0);
+		if (f->capped >> p->n_orders != 0)
+			return codec_fail(d->err,
+			    "pagetypeinfo: free row %d: capped past order %d",
+			    i, p->n_orders - 1);
+		for (o = 0; o < p->n_orders; o++)
+			f->free[o] = numr_u32(&nr,
+			    delta ? pp->free[i].free[o] : 0);
+	}
+	dec_pti_counts(&nr, p->blocks, delta ? pp->blocks : NULL,
+	    p->n_blocks, p->n_types);
+	dec_pti_counts(&nr, p->mixed, delta ? pp->mixed : NULL, p->n_mixed,
+	    p->n_types);
+	return field_done(r, d->err, "pagetypeinfo");
+}
+
+static int
+dec_vm(struct dec *d, struct rbuf *r)
+{
+	struct vmstat *v = &d->s->vm;
+	const struct vmstat *pv;
+	struct numr nr = { r, false, 0, 0, false };
+	bool delta;
+	int64_t skipped;
+	int i;
+
+	if (!get_flags(r, &delta))
+		return codec_fail(d->err, "vmstat: bad flags");
+	if (dec_delta_ok(d, delta, SRC_VMSTAT, "vmstat") < 0)
+		return -EINVAL;
+	pv = delta ? &d->prev->vm : NULL;
+	if (delta) {
+		v->n = pv->n;
+		for (i = 0; i < v->n; i++)
+			memcpy(v->e[i].name, pv->e[i].name, VMSTAT_NAME_LEN);
+	} else {
+		if (!get_int(r, MAX_VMSTAT, &v->n))
+			return codec_fail(d->err,
+			    "vmstat: more than %d counters", MAX_VMSTAT);
+		for (i = 0; i < v->n; i++)
+			if (!get_str(r, v->e[i].name, VMSTAT_NAME_LEN))
+				return codec_fail(d->err,
+				    "vmstat: counter %d: bad name", i);
+	}
+	nr.delta = delta;
+	nr.left = 1 + (uint64_t)v->n;
+	skipped = numr_s(&nr, delta ? pv->skipped : 0);
+	if (skipped < INT_MIN || skipped > INT_MAX)
+		return codec_fail(d->err, "vmstat: bad skipped count");
+	v->skipped = (int)skipped;
+	for (i = 0; i < v->n; i++)
+		v->e[i].value = numr_u(&nr, delta ? pv->e[i].value : 0);
+	return field_done(r, d->err, "vmstat");
+}
+
+static int
+dec_mem(struct dec *d, struct rbuf *r)
+{
+	struct meminfo *m = &d->s->mem;
+	const struct meminfo *pm;
+	struct numr nr = { r, false, 0, 0, false };
+	bool delta;
+	int64_t skipped;
+	int i;
+
+	if (!get_flags(r, &delta))
+		return codec_fail(d->err, "meminfo: bad flags");
+	if (dec_delta_ok(d, delta, SRC_MEMINFO, "meminfo") < 0)
+		return -EINVAL;
+	pm = delta ? &d->prev->mem : NULL;
+	if (delta) {
+		m->n = pm->n;
+		for (i = 0; i < m->n; i++) {
+			memcpy(m->e[i].name, pm->e[i].name, MEMINFO_NAME_LEN);
+			m->e[i].kb = pm->e[i].kb;
+		}
+	} else {
+		if (!get_int(r, MAX_MEMINFO, &m->n))
+			return codec_fail(d->err,
+			    "meminfo: more than %d keys", MAX_MEMINFO);
+		for (i = 0; i < m->n; i++)
+			if (!get_str(r, m->e[i].name, MEMINFO_NAME_LEN) ||
+			    !get_bool(r, &m->e[i].kb))
+				return codec_fail(d->err,
+				    "meminfo: key %d: bad name or unit", i);
+	}
+	nr.delta = delta;
+	nr.left = 1 + (uint64_t)m->n;
+	skipped = numr_s(&nr, delta ? pm->skipped : 0);
+	if (skipped < INT_MIN || skipped > INT_MAX)
+		return codec_fail(d->err, "meminfo: bad skipped count");
+	m->skipped = (int)skipped;
+	for (i = 0; i < m->n; i++)
+		m->e[i].value = numr_u(&nr, delta ? pm->e[i].value : 0);
+	return field_done(r, d->err, "meminfo");
+}
+
+static int
+dec_zi(struct dec *d, struct rbuf *r)
+{
+	struct zoneinfo *z = &d->s->zi;
+	const struct zoneinfo *pz;
+	struct zoneinfo_zone *zz;
+	struct numr nr = { r, false, 0, 0, false };
+	bool delta;
+	uint64_t bits;
+	size_t k;
+	int i;
+
+	if (!get_flags(r, &delta))
+		return codec_fail(d->err, "zoneinfo: bad flags");
+	if (dec_delta_ok(d, delta, SRC_ZONEINFO, "zoneinfo") < 0)
+		return -EINVAL;
+	pz = delta ? &d->prev->zi : NULL;
+	if (delta) {
+		z->n_zones = pz->n_zones;
+		for (i = 0; i < z->n_zones; i++) {
+			z->zones[i].node = pz->zones[i].node;
+			z->zones[i].has = pz->zones[i].has;
+			memcpy(z->zones[i].zone, pz->zones[i].zone, NAME_LEN);
+		}
+	} else {
+		if (!get_int(r, MAX_ZONES, &z->n_zones))
+			return codec_fail(d->err,
+			    "zoneinfo: more than %d zones", MAX_ZONES);
+		for (i = 0; i < z->n_zones; i++) {
+			zz = &z->zones[i];
+			if (!get_sint(r, &zz->node) ||
+			    !get_str(r, zz->zone, NAME_LEN) ||
+			    !get_max(r, (1u << N_WIRE_ZI) - 1, &bits))
+				return codec_fail(d->err, "zoneinfo: zone %d: "
+				    "bad node, name or fields", i);
+			for (k = 0; k < N_WIRE_ZI; k++)
+				if (bits & (1u << k))
+					zz->has |= 1u << codec_zi[k];
+		}
+	}
+	nr.delta = delta;
+	for (i = 0; i < z->n_zones; i++)
+		for (k = 0; k < N_WIRE_ZI; k++)
+			nr.left += (z->zones[i].has >> codec_zi[k]) & 1;
+	for (i = 0; i < z->n_zones; i++) {
+		zz = &z->zones[i];
+		for (k = 0; k < N_WIRE_ZI; k++)
+			if (zz->has & (1u << codec_zi[k]))
+				zz->v[codec_zi[k]] = numr_u(&nr,
+				    delta ? pz->zones[i].v[codec_zi[k]] : 0);
+	}
+	return field_done(r, d->err, "zoneinfo");
+}
+
+static void
+dec_psi_line(struct numr *nr, struct psi_line *l, const struct psi_line *pl)
+{
+	l->present = true;
+	l->avg10 = numr_u32(nr, pl != NULL ? pl->avg10 : 0);
+	l->avg60 = numr_u32(nr, pl != NULL ? pl->avg60 : 0);
+	l->avg300 = numr_u32(nr, pl != NULL ? pl->avg300 : 0);
+	l->total = numr_u(nr, pl != NULL ? pl->total : 0);
+}
+
+static int
+dec_psi(struct dec *d, struct rbuf *r)
+{
+	const struct psi *pp;
+	struct numr nr = { r, false, 0, 0, false };
+	struct psi *p;
+	enum source src;
+	uint64_t wire, lines;
+	bool delta;
+
+	wire = get_u(r);
+	if (r->bad)
+		return codec_fail(d->err, "pressure: cut short");
+	if (wire >= N_WIRE_PSI) {
+		if (d->st != NULL)
+			d->st->unknown_fields++;
+		return 0;	/* a resource newer than this reader */
+	}
+	p = &d->s->psi[codec_psi[wire]];
+	src = (enum source)(SRC_PSI_CPU + codec_psi[wire]);
+	if (d->chunks & SRC_BIT(src))
+		return codec_fail(d->err, "%s: twice", source_name(src));
+	d->chunks |= SRC_BIT(src);
+
+	if (!get_flags(r, &delta))
+		return codec_fail(d->err, "%s: bad flags", source_name(src));
+	if (dec_delta_ok(d, delta, src, source_name(src)) < 0)
+		return -EINVAL;
+	pp = delta ? &d->prev->psi[codec_psi[wire]] : NULL;
+	if (delta)
+		lines = psi_lines(pp);
+	else if (!get_max(r, PSI_SOME | PSI_FULL, &lines))
+		return codec_fail(d->err, "%s: bad lines", source_name(src));
+	nr.delta = delta;
+	nr.left = 4 * (uint64_t)(((lines & PSI_SOME) != 0) +
+	    ((lines & PSI_FULL) != 0));
+	if (lines & PSI_SOME)
+		dec_psi_line(&nr, &p->some, delta ? &pp->some : NULL);
+	if (lines & PSI_FULL)
+		dec_psi_line(&nr, &p->full, delta ? &pp->full : NULL);
+	return field_done(r, d->err, source_name(src));
+}
+
+static int
+dec_uptime(struct dec *d, struct rbuf *r)
+{
+	bool delta;
+
+	if (!get_flags(r, &delta))
+		return codec_fail(d->err, "uptime: bad flags");
+	if (dec_delta_ok(d, delta, SRC_UPTIME, "uptime") < 0)
+		return -EINVAL;
+	d->s->uptime = codec_from_us(get_d(r, delta,
+	    delta ? codec_us(d->prev->uptime) : 0));
+	return field_done(r, d->err, "uptime");
+}
+
+/* One of a sensor's values; NAN when not written. */
+static double
+dec_sensor_value(struct rbuf *r, bool written, const double *pv)
+{
+	int64_t pm = 0;
+
+	if (!written)
+		return NAN;
+	if (pv != NULL && !codec_milli(*pv, &pm))
+		pm = 0;
+	return (double)(int64_t)((uint64_t)pm + (uint64_t)get_s(r)) / 1e3;
+}
+
+static int
+dec_sensors(struct dec *d, struct rbuf *r)
+{
+	struct sensors *se = &d->s->sensors;
+	const struct sensors *pse;
+	struct sensor_reading *sr;
+	const struct sensor_reading *pr;
+	uint64_t v;
+	bool delta;
+	int i;
+
+	if (!get_flags(r, &delta))
+		return codec_fail(d->err, "sensors: bad flags");
+	if (delta && d->prev == NULL)
+		return codec_fail(d->err,
+		    "sensors: a delta without the previous sample's");
+	pse = delta ? &d->prev->sensors : NULL;
+	if (delta) {
+		se->available = pse->available;
+		memcpy(se->why, pse->why, sizeof(se->why));
+		se->n = pse->n;
+		for (i = 0; i < se->n; i++) {
+			memcpy(se->r[i].chip, pse->r[i].chip,
+			    sizeof(se->r[i].chip));
+			memcpy(se->r[i].label, pse->r[i].label,
+			    sizeof(se->r[i].label));
+			se->r[i].kind = pse->r[i].kind;
+		}
+	} else {
+		if (!get_bool(r, &se->available) ||
+		    !get_str(r, se->why, sizeof(se->why)) ||
+		    !get_int(r, MAX_SENSORS, &se->n))
+			return codec_fail(d->err, "sensors: bad header or "
+			    "more than %d readings", MAX_SENSORS);
+		for (i = 0; i < se->n; i++) {
+			sr = &se->r[i];
+			if (!get_str(r, sr->chip, sizeof(sr->chip)) ||
+			    !get_str(r, sr->label, sizeof(sr->label)) ||
+			    !get_max(r, N_WIRE_KINDS - 1, &v))
+				return codec_fail(d->err,
+				    "sensors: reading %d: bad chip, label or "
+				    "kind", i);
+			sr->kind = codec_kinds[v];
+		}
+	}
+	for (i = 0; i < se->n; i++) {
+		sr = &se->r[i];
+		pr = delta ? &pse->r[i] : NULL;
+		if (!get_max(r, SR_VALID | SR_VALUE | SR_HIGH | SR_CRIT, &v))
+			return codec_fail(d->err,
+			    "sensors: reading %d: bad flags", i);
+		sr->valid = (v & SR_VALID) != 0;
+		sr->value = dec_sensor_value(r, v & SR_VALUE,
+		    pr ? &pr->value : NULL);
+		sr->high = dec_sensor_value(r, v & SR_HIGH,
+		    pr ? &pr->high : NULL);
+		sr->crit = dec_sensor_value(r, v & SR_CRIT,
+		    pr ? &pr->crit : NULL);
+	}
+	return field_done(r, d->err, "sensors");
+}
+
+static int
+dec_stacks(struct dec *d, struct rbuf *r, bool delta)
+{
+	struct tasks *t = &d->s->tasks;
+	const struct tasks *pt = delta ? &d->prev->tasks : NULL;
+	struct stack *st;
+	uint64_t ref;
+	int i, k;
+
+	if (!get_int(r, TASKS_MAX_STACKS, &t->n_stacks))
+		return codec_fail(d->err, "tasks: more than %d stacks",
+		    TASKS_MAX_STACKS);
+	for (i = 0; i < t->n_stacks; i++) {
+		st = &t->stacks[i];
+		if (!get_max(r, pt != NULL ? (uint64_t)pt->n_stacks : 0, &ref))
+			return codec_fail(d->err,
+			    "tasks: stack %d: bad reference", i);
+		if (ref != 0) {
+			*st = pt->stacks[ref - 1];
+			continue;
+		}
+		memset(st, 0, sizeof(*st));
+		if (!get_int(r, STACK_MAX_FRAMES, &st->n))
+			return codec_fail(d->err, "tasks: stack %d: more "
+			    "than %d frames", i, STACK_MAX_FRAMES);
+		for (k = 0; k < st->n; k++)
+			if (!get_str(r, st->f[k].func, STACK_FUNC_LEN) ||
+			    !get_str(r, st->f[k].module, STACK_MODULE_LEN))
+				return codec_fail(d->err,
+				    "tasks: stack %d frame %d: bad name", i, k);
+	}
+	return 0;
+}
+
+static int
+dec_blocked(struct dec *d, struct rbuf *r, bool delta)
+{
+	struct tasks *t = &d->s->tasks;
+	const struct tasks *pt = delta ? &d->prev->tasks : NULL;
+	int64_t mono = codec_us(d->s->mono), age, stack;
+	struct blocked_task *b;
+	uint64_t ref, v;
+	int i;
+
+	if (!get_int(r, TASKS_MAX_BLOCKED, &t->n_blocked))
+		return codec_fail(d->err, "tasks: more than %d blocked tasks",
+		    TASKS_MAX_BLOCKED);
+	for (i = 0; i < t->n_blocked; i++) {
+		b = &t->b[i];
+		if (!get_max(r, pt != NULL ? (uint64_t)pt->n_blocked : 0,
+		    &ref))
+			return codec_fail(d->err,
+			    "tasks: blocked task %d: bad reference", i);
+		if (ref != 0)
+			*b = pt->b[ref - 1];
+		else {
+			memset(b, 0, sizeof(*b));
+			if (!get_sint(r, &b->tid) ||
+			    !get_sint(r, &b->tgid) ||
+			    !get_str(r, b->comm, sizeof(b->comm)) ||
+			    !get_max(r, UINT8_MAX, &v))
+				return codec_fail(d->err,
+				    "tasks: blocked task %d: bad ids", i);
+			b->state = (char)v;
+			if (!get_str(r, b->wchan, sizeof(b->wchan)))
+				return codec_fail(d->err,
+				    "tasks: blocked task %d: bad wchan", i);
+			age = get_s(r);
+			b->since = codec_from_us((int64_t)((uint64_t)mono -
+			    (uint64_t)age));
+			if (!get_bool(r, &b->since_start) ||
+			    !get_str(r, b->cmdline, sizeof(b->cmdline)) ||
+			    !get_str(r, b->user, sizeof(b->user)))
+				return codec_fail(d->err,
+				    "tasks: blocked task %d: bad strings", i);
+		}
+		stack = get_s(r);
+		if (r->bad || stack < -1 || stack >= t->n_stacks)
+			return codec_fail(d->err,
+			    "tasks: blocked task %d: bad stack", i);
+		b->stack = (int)stack;
+	}
+	return 0;
+}
+
+static int
+dec_tasks(struct dec *d, struct rbuf *r)
+{
+	struct tasks *t = &d->s->tasks;
+	const struct tasks *pt;
+	uint64_t n, letter, k;
+	bool delta, seen[128];
+	int64_t serr;
+
+	if (!get_flags(r, &delta))
+		return codec_fail(d->err, "tasks: bad flags");
+	if (dec_delta_ok(d, delta, SRC_TASKS, "tasks") < 0)
+		return -EINVAL;
+	pt = delta ? &d->prev->tasks : NULL;
+	t->total = get_n32(r, delta, delta ? pt->total : 0);
+	if (!get_max(r, 128, &n))
+		return codec_fail(d->err, "tasks: bad state count");
+	memset(seen, 0, sizeof(seen));
+	for (k = 0; k < n; k++) {
+		if (!get_max(r, 127, &letter) || seen[letter])
+			return codec_fail(d->err, "tasks: bad state letter");
+		seen[letter] = true;
+		t->by_state[letter] = get_n32(r, delta,
+		    delta ? pt->by_state[letter] : 0);
+	}
+	if (!get_bool(r, &t->truncated))
+		return codec_fail(d->err, "tasks: bad truncated flag");
+	serr = get_s(r);
+	if (serr < INT_MIN || serr > INT_MAX ||
+	    !get_str(r, t->note, sizeof(t->note)))
+		return codec_fail(d->err, "tasks: bad flags or note");
+	t->stack_err = (int)serr;
+	if (dec_stacks(d, r, delta) < 0 || dec_blocked(d, r, delta) < 0)
+		return -EINVAL;
+	return field_done(r, d->err, "tasks");
+}
+
+static int
+dec_status(struct dec *d, struct rbuf *r, unsigned *seen)
+{
+	struct source_status *st;
+	uint64_t wire;
+	int64_t e;
+	enum source src;
+
+	wire = get_u(r);
+	if (r->bad)
+		return codec_fail(d->err, "status: cut short");
+	if (wire >= N_WIRE_SOURCES) {
+		if (d->st != NULL)
+			d->st->unknown_fields++;
+		return 0;	/* a source newer than this reader */
+	}
+	src = codec_sources[wire];
+	if (*seen & SRC_BIT(src))
+		return codec_fail(d->err, "status of %s: twice",
+		    source_name(src));
+	*seen |= SRC_BIT(src);
+	st = &d->s->status[src];
+	memset(st, 0, sizeof(*st));
+	e = get_s(r);
+	if (e < INT_MIN || e > INT_MAX || !get_sint(r, &st->line) ||
+	    !get_str(r, st->msg, sizeof(st->msg)))
+		return codec_fail(d->err, "status of %s: malformed",
+		    source_name(src));
+	st->err = (int)e;
+	return field_done(r, d->err, "status");
+}
+
+static int
+dec_time(struct dec *d, struct rbuf *r)
+{
+	const struct sample *p = d->prev;
+	int64_t mono, off, pmono = 0, poff = 0;
+
+	if (p != NULL) {
+		pmono = codec_us(p->mono);
+		poff = codec_us(p->wall) - pmono;
+	}
+	mono = get_d(r, p != NULL, pmono);
+	off = get_d(r, p != NULL, poff);
+	d->s->mono = codec_from_us(mono);
+	d->s->wall = codec_from_us((int64_t)((uint64_t)mono + (uint64_t)off));
+	return field_done(r, d->err, "time");
+}
+
+static int
+dec_page_size(struct dec *d, struct rbuf *r)
+{
+	int64_t v = get_d(r, d->prev != NULL,
+	    d->prev != NULL ? d->prev->page_size : 0);
+
+	if (v < LONG_MIN || v > LONG_MAX)
+		return codec_fail(d->err, "page size %lld", (long long)v);
+	d->s->page_size = (long)v;
+	return field_done(r, d->err, "page size");
+}
+
+/* The chunk of one source, once. */
+static int
+dec_chunk(struct dec *d, struct rbuf *r, enum source src,
+    int (*fn)(struct dec *, struct rbuf *))
+{
+	if (d->chunks & SRC_BIT(src))
+		return codec_fail(d->err, "%s: twice", source_name(src));
+	d->chunks |= SRC_BIT(src);
+	return fn(d, r);
+}
+
+static int
+dec_field(struct dec *d, uint64_t id, struct rbuf *r, unsigned *seen_status)
+{
+	switch (id) {
+	case F_STATUS:
+		return dec_status(d, r, seen_status);
+	case F_BUDDYINFO:
+		return dec_chunk(d, r, SRC_BUDDYINFO, dec_buddy);
+	case F_PAGETYPEINFO:
+		return dec_chunk(d, r, SRC_PAGETYPEINFO, dec_pti);
+	case F_VMSTAT:
+		return dec_chunk(d, r, SRC_VMSTAT, dec_vm);
+	case F_MEMINFO:
+		return dec_chunk(d, r, SRC_MEMINFO, dec_mem);
+	case F_ZONEINFO:
+		return dec_chunk(d, r, SRC_ZONEINFO, dec_zi);
+	case F_PSI:
+		return dec_psi(d, r);
+	case F_UPTIME:
+		return dec_chunk(d, r, SRC_UPTIME, dec_uptime);
+	case F_TASKS:
+		return dec_chunk(d, r, SRC_TASKS, dec_tasks);
+	case F_SENSORS:
+		if (d->sensors)
+			return codec_fail(d->err, "sensors: twice");
+		d->sensors = true;
+		return dec_sensors(d, r);
+	default:
+		if (d->st != NULL)
+			d->st->unknown_fields++;
+		return 0;
+	}
+}
+
+/*
+ * Zero where nothing will be written, but not the two large arrays of the
+ * task scan: their entries are cleared as they are filled. tasks must stay
+ * the last member of struct sample.
+ */
+_Static_assert(offsetof(struct sample, tasks) + sizeof(struct tasks) ==
+    sizeof(struct sample), "tasks is the last member of struct sample");
+
+static void
+sample_clear(struct sample *s)
+{
+	struct tasks *t = &s->tasks;
+
+	memset(s, 0, offsetof(struct sample, tasks));
+	memset(t->by_state, 0, sizeof(t->by_state));
+	t->total = 0;
+	t->n_blocked = 0;
+	t->truncated = false;
+	t->n_stacks = 0;
+	t->stack_err = 0;
+	memset(t->note, 0, sizeof(t->note));
+}
+
+/* One field at r's offset: its id and its payload as a reader of its own. */
+static int
+next_field(struct rbuf *r, uint64_t *id, struct rbuf *f,
+    struct parse_error *err)
+{
+	size_t at = r->off;
+	uint64_t len;
+
+	*id = get_u(r);
+	len = get_u(r);
+	if (r->bad || len > r->len - r->off)
+		return codec_fail(err, "field at byte %zu: cut short", at);
+	f->p = r->p + r->off;
+	f->len = (size_t)len;
+	f->off = 0;
+	f->bad = false;
+	r->off += (size_t)len;
+	return 0;
+}
+
+/* With a source's fate known: every valid source has its chunk. */
+static int
+dec_finish(struct dec *d)
+{
+	struct source_status *st;
+	int i;
+
+	for (i = 0; i < SRC_COUNT; i++) {
+		st = &d->s->status[i];
+		if ((d->chunks & SRC_BIT(i)) && st->err != 0)
+			return codec_fail(d->err, "%s: data for a source "
+			    "that was not valid", source_name(i));
+		if (!(d->chunks & SRC_BIT(i)) && st->err == 0) {
+			st->err = EINVAL;
+			st->line = 0;
+			snprintf(st->msg, sizeof(st->msg), "%s",
+			    "not in the recording (written by a newer "
+			    "pagetop?)");
+		}
+	}
+	return 0;
+}
+
+int
+codec_decode(const uint8_t *buf, size_t len, const struct sample *prev,
+    struct sample *s, struct codec_stats *st, struct parse_error *err)
+{
+	struct rbuf r = { buf, len, 0, false };
+	struct rbuf f = { NULL, 0, 0, false };
+	struct dec d;
+	uint64_t id, flags;
+	unsigned seen_status = 0;
+	bool time = false, page_size = false;
+	size_t at;
+	int i;
+
+	if (err != NULL)
+		memset(err, 0, sizeof(*err));
+	if (prev == s)
+		return codec_fail(err,
+		    "decoding a sample onto its previous one");
+	sample_clear(s);
+
+	if (next_field(&r, &id, &f, err) < 0)
+		return -EINVAL;
+	if (id != F_FRAME || !get_max(&f, DELTA, &flags) || f.off != f.len)
+		return codec_fail(err, "no frame field first");
+	if (!(flags & DELTA))
+		prev = NULL;
+	else if (prev == NULL)
+		return codec_fail(err, "a delta without the previous sample");
+	else if (!sample_sane(prev))
+		return codec_fail(err, "the previous sample is damaged");
+
+	memset(&d, 0, sizeof(d));
+	d.prev = prev;
+	d.s = s;
+	d.err = err;
+	d.st = st;
+	if (prev != NULL)
+		for (i = 0; i < SRC_COUNT; i++)
+			s->status[i] = prev->status[i];
+
+	while (r.off < r.len) {
+		at = r.off;
+		if (next_field(&r, &id, &f, err) < 0)
+			return -EINVAL;
+		if (id == F_FRAME)
+			return codec_fail(err, "byte %zu: a second frame field",
+			    at);
+		if (id == F_TIME || id == F_PAGE_SIZE) {
+			if (id == F_TIME ? time : page_size)
+				return codec_fail(err, "byte %zu: %s twice",
+				    at, id == F_TIME ? "time" : "page size");
+			if ((id == F_TIME ? dec_time(&d, &f) :
+			    dec_page_size(&d, &f)) < 0)
+				return codec_fail_at(err, at);
+			if (id == F_TIME)
+				time = true;
+			else
+				page_size = true;
+			continue;
+		}
+		/* Blocked tasks are written against the time. */
+		if (id == F_TASKS && !time)
+			return codec_fail(err, "byte %zu: before the time", at);
+		if (dec_field(&d, id, &f, &seen_status) < 0)
+			return codec_fail_at(err, at);
+	}
+	if (!time || !page_size)
+		return codec_fail(err, "no %s field", !time ? "time" :
+		    "page size");
+	return dec_finish(&d);
+}
