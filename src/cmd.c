@@ -5,6 +5,9 @@
 static const struct cmd_entry *const cmd_table[] = {
 	&cmd_dashboard_entry,
 	&cmd_snapshot_entry,
+	&cmd_record_entry,
+	&cmd_mark_entry,
+	&cmd_dump_entry,
 	NULL
 };
 

@@ -84,6 +84,8 @@ print_psi_line(FILE *f, const char *name, const struct psi_line *l)
 static void
 print_tasks(FILE *f, const struct tasks *t, double now)
 {
+	if (t->n_blocked == 0)
+		fprintf(f, "(no task in uninterruptible sleep; %u threads)\n", t->total);
 	for (int i = 0; i < t->n_blocked; i++) {
 		const struct blocked_task *b = &t->b[i];
 

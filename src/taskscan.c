@@ -59,6 +59,8 @@
 #define WCHAN_READ		64
 #define ARRAY_START		256
 #define PIDS_BATCH		255	/* procps_pids_select() takes at most 255 */
+#define PF_KTHREAD		0x00200000	/* in a stat line's flags */
+#define DETAILS_MAX		(2 * TASKS_MAX_BLOCKED)
 
 struct task {
 	int tid;		/* 0: gone, dropped at the next listing */
@@ -78,6 +80,7 @@ struct proc {
 	bool dirty;		/* its task directory must be listed again */
 	bool kept;		/* carried whole into the listing being made */
 	int nthreads;		/* from its leader's line, -1 unknown */
+	unsigned long id;	/* new when the process is new or its leader gone */
 	size_t start, count;
 };
 
@@ -92,18 +95,25 @@ struct index {
 	size_t size;		/* a power of two, at least twice the keys */
 };
 
-/* A blocked task's process details, kept while it stays blocked so that
- * libproc2 is asked only about tasks that just blocked. */
+/*
+ * A blocked task's process details, kept while that process lives (its
+ * proc id) under the same name (an exec changes comm), so that libproc2
+ * is asked once about a process that blocks again and again.
+ */
 struct detail {
 	int tgid;
+	unsigned long proc_id;
+	char comm[16];
+	unsigned long used;	/* the scan that last needed it */
 	char cmdline[160];
 	char user[32];
 };
 
-/* What libproc2 is asked for, in this order (see PIDS_VAL below). */
-enum { ITEM_PID, ITEM_CMDLINE, ITEM_EUSER };
+/* What libproc2 is asked for, in this order (see PIDS_VAL below). Without
+ * PIDS_CMD, an empty command line comes back as "[(null)]". */
+enum { ITEM_PID, ITEM_CMDLINE, ITEM_EUSER, ITEM_CMD };
 static enum pids_item pids_items[] = {
-	PIDS_ID_PID, PIDS_CMDLINE, PIDS_ID_EUSER
+	PIDS_ID_PID, PIDS_CMDLINE, PIDS_ID_EUSER, PIDS_CMD
 };
 
 struct taskscan {
@@ -140,9 +150,13 @@ struct taskscan {
 	bool fds_short;		/* EMFILE while reopening */
 
 	struct pids_info *pids;
-	struct detail details[TASKS_MAX_BLOCKED];
+	unsigned long proc_ids;	/* the last one given */
+	struct detail details[DETAILS_MAX];
 	int n_details;
-	struct detail new_details[TASKS_MAX_BLOCKED];
+	/* Of out->b[i]: */
+	bool kthread[TASKS_MAX_BLOCKED];
+	unsigned long b_proc_id[TASKS_MAX_BLOCKED];
+	struct detail *b_detail[TASKS_MAX_BLOCKED];
 	unsigned ask[TASKS_MAX_BLOCKED];
 	unsigned long sigs[TASKS_MAX_STACKS];
 	struct stack scratch;	/* a stack read when all slots are taken */
@@ -239,6 +253,7 @@ taskscan_new(const char *root)
 {
 	struct taskscan *ts;
 	struct statfs sfs;
+	unsigned self;
 
 	if (root == NULL || *root == '\0')
 		root = "/proc";
@@ -279,13 +294,19 @@ taskscan_new(const char *root)
 	}
 	/*
 	 * libproc2 reads /proc whatever our root is, so it only fills in
-	 * details for the real thing. It is set up once here; it allocates
-	 * in every procps_pids_select(), which is called only on ticks
-	 * where a task newly blocked (see details_fill).
+	 * details for the real thing. It is set up once here, and asked
+	 * about ourselves so that its first-use allocations (a few dozen)
+	 * happen now; later, each procps_pids_select() allocates a few
+	 * times, and is called only on ticks where a process blocks for the
+	 * first time (see details_fill).
 	 */
 	if (ts->live && procps_pids_new(&ts->pids, pids_items,
 	    (int)(sizeof(pids_items) / sizeof(pids_items[0]))) < 0)
 		ts->pids = NULL;
+	if (ts->pids != NULL) {
+		self = (unsigned)getpid();
+		procps_pids_select(ts->pids, &self, 1, PIDS_SELECT_PID);
+	}
 	return ts;
 }
 
@@ -490,6 +511,7 @@ proc_add(struct taskscan *ts, size_t *n_t, size_t *n_p, int tgid, int old)
 	np->tgid = tgid;
 	np->dirty = np->kept = false;
 	np->nthreads = op != NULL ? op->nthreads : -1;
+	np->id = op != NULL ? op->id : ++ts->proc_ids;
 	np->start = start;
 	np->count = *n_t - start;
 	return 0;
@@ -559,10 +581,18 @@ relist(struct taskscan *ts)
 			}
 		}
 	}
-	swap = ts->t, ts->t = ts->t_next, ts->t_next = swap;
-	cap = ts->cap_t, ts->cap_t = ts->cap_t_next, ts->cap_t_next = cap;
-	swap = ts->p, ts->p = ts->p_next, ts->p_next = swap;
-	cap = ts->cap_p, ts->cap_p = ts->cap_p_next, ts->cap_p_next = cap;
+	swap = ts->t;
+	ts->t = ts->t_next;
+	ts->t_next = swap;
+	cap = ts->cap_t;
+	ts->cap_t = ts->cap_t_next;
+	ts->cap_t_next = cap;
+	swap = ts->p;
+	ts->p = ts->p_next;
+	ts->p_next = swap;
+	cap = ts->cap_p;
+	ts->cap_p = ts->cap_p_next;
+	ts->cap_p_next = cap;
 	ts->n_t = n_t;
 	ts->n_p = n_p;
 
@@ -574,22 +604,24 @@ relist(struct taskscan *ts)
 	return 0;
 }
 
-/* num_threads, field 20 of a stat line, or -1. */
-static int
-stat_nthreads(const char *buf, size_t len)
+/* Field n (counted from 1, after comm: n > 2) of a stat line that holds
+ * an unsigned number, or -1. */
+static long long
+stat_field(const char *buf, size_t len, int n)
 {
 	const char *end = buf + len, *p = memrchr(buf, ')', len);
-	int field = 2, v = 0;
+	long long v = 0;
+	int field = 2;
 
 	if (p == NULL)
 		return -1;
-	for (p++; p < end && field < 20; p++) {
+	for (p++; p < end && field < n; p++) {
 		if (*p == ' ')
 			field++;
 	}
-	if (field != 20 || p == end || *p < '0' || *p > '9')
+	if (field != n || p == end || *p < '0' || *p > '9')
 		return -1;
-	for (; p < end && *p >= '0' && *p <= '9' && v < INT_MAX / 10; p++)
+	for (; p < end && *p >= '0' && *p <= '9' && v < LLONG_MAX / 10; p++)
 		v = v * 10 + (*p - '0');
 	return v;
 }
@@ -618,9 +650,8 @@ task_file_read(struct taskscan *ts, const struct task *e, const char *name,
 	snprintf(path, sizeof(path), "%d/task/%d/%s", e->tgid, e->tid, name);
 	if ((fd = openat(ts->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
-	do {
-		r = read(fd, buf + n, size - 1 - n);
-		if (r < 0 && errno == EINTR)
+	while (n < size - 1) {
+		if ((r = read(fd, buf + n, size - 1 - n)) < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
 			r = -errno;
@@ -628,7 +659,9 @@ task_file_read(struct taskscan *ts, const struct task *e, const char *name,
 			return r;
 		}
 		n += (size_t)r;
-	} while (whole && r > 0 && n < size - 1);
+		if (r == 0 || !whole)
+			break;
+	}
 	close(fd);
 	buf[n] = '\0';
 	return (ssize_t)n;
@@ -692,7 +725,7 @@ stack_read(struct taskscan *ts, const struct task *e, struct tasks *out)
 /* A task seen in D: its entry in out, and how long it has been blocked. */
 static void
 blocked_add(struct taskscan *ts, struct task *e, const struct taskstat *st,
-    double mono, struct tasks *out)
+    bool kthread, unsigned long proc_id, double mono, struct tasks *out)
 {
 	struct blocked_task *b;
 	char wchan[WCHAN_READ];
@@ -704,10 +737,13 @@ blocked_add(struct taskscan *ts, struct task *e, const struct taskstat *st,
 		if (!e->in_d) {
 			e->since = mono;
 			e->since_start = ts->scans == 0;
+			e->wchan_hash = 0;
 		}
 		e->in_d = true;
 		return;
 	}
+	ts->kthread[out->n_blocked] = kthread;
+	ts->b_proc_id[out->n_blocked] = proc_id;
 	b = &out->b[out->n_blocked++];
 	b->tid = e->tid;
 	b->tgid = e->tgid;
@@ -740,50 +776,78 @@ blocked_add(struct taskscan *ts, struct task *e, const struct taskstat *st,
 	b->user[0] = '\0';
 }
 
-/* The index of tgid's details in d, or -1. */
-static int
-details_find(const struct detail *d, int n, int tgid)
+/* The details of blocked task i, or NULL. */
+static struct detail *
+details_find(struct taskscan *ts, const struct tasks *out, int i)
 {
-	int i;
+	struct detail *d;
+	int k;
 
-	for (i = 0; i < n; i++) {
-		if (d[i].tgid == tgid)
-			return i;
+	for (k = 0; k < ts->n_details; k++) {
+		d = &ts->details[k];
+		if (d->tgid == out->b[i].tgid &&
+		    d->proc_id == ts->b_proc_id[i] &&
+		    strcmp(d->comm, out->b[i].comm) == 0)
+			return d;
 	}
-	return -1;
+	return NULL;
+}
+
+/* A new entry for blocked task i, in place of the one unused longest. */
+static struct detail *
+details_add(struct taskscan *ts, const struct tasks *out, int i)
+{
+	struct detail *d;
+	int k;
+
+	if (ts->n_details < DETAILS_MAX)
+		d = &ts->details[ts->n_details++];
+	else {
+		/* At most TASKS_MAX_BLOCKED of them are in use now. */
+		d = &ts->details[0];
+		for (k = 1; k < DETAILS_MAX; k++) {
+			if (ts->details[k].used < d->used)
+				d = &ts->details[k];
+		}
+	}
+	d->tgid = out->b[i].tgid;
+	d->proc_id = ts->b_proc_id[i];
+	memcpy(d->comm, out->b[i].comm, sizeof(d->comm));
+	d->used = ts->scans;
+	d->cmdline[0] = d->user[0] = '\0';
+	return d;
 }
 
 /*
- * Command line and user of the blocked tasks' processes. Those still
- * blocked since the last tick keep what we had; the others are asked of
- * libproc2 in one procps_pids_select(). That allocates (and may look the
- * user up through NSS), which is acceptable only because it happens on
- * ticks where tasks newly blocked, never in the steady state. Reading a
- * cmdline takes the target's mmap lock: a process whose lock is held by a
- * stuck writer can make this wait.
+ * Command line and user of the blocked tasks' processes. Those we know
+ * keep what we had; kernel threads have no command line and run as root;
+ * the others are asked of libproc2 in one procps_pids_select(). That
+ * allocates (and may look the user up through NSS), which is acceptable
+ * only because it happens on ticks where a process blocks for the first
+ * time, never in the steady state. Reading a cmdline takes the target's
+ * mmap lock: a process whose lock is held by a stuck writer can make this
+ * wait.
  */
 static void
 details_fill(struct taskscan *ts, struct tasks *out)
 {
 	struct pids_fetch *f;
 	struct pids_stack *s;
-	const struct detail *d;
-	struct detail *nd;
-	int i, j, k, n_new = 0, n_ask = 0, tgid;
+	struct detail *d;
 	const char *str;
+	int i, j, k, n_ask = 0, tgid;
 
 	for (i = 0; i < out->n_blocked; i++) {
-		tgid = out->b[i].tgid;
-		if (details_find(ts->new_details, n_new, tgid) >= 0)
+		if ((d = details_find(ts, out, i)) != NULL) {
+			d->used = ts->scans;
+			ts->b_detail[i] = d;
 			continue;
-		nd = &ts->new_details[n_new++];
-		if ((j = details_find(ts->details, ts->n_details, tgid)) >= 0)
-			*nd = ts->details[j];
-		else {
-			nd->tgid = tgid;
-			nd->cmdline[0] = nd->user[0] = '\0';
-			ts->ask[n_ask++] = (unsigned)tgid;
 		}
+		d = ts->b_detail[i] = details_add(ts, out, i);
+		if (ts->kthread[i])
+			snprintf(d->user, sizeof(d->user), "root");
+		else
+			ts->ask[n_ask++] = (unsigned)d->tgid;
 	}
 	for (k = 0; ts->pids != NULL && k < n_ask; k += PIDS_BATCH) {
 		f = procps_pids_select(ts->pids, ts->ask + k,
@@ -791,43 +855,45 @@ details_fill(struct taskscan *ts, struct tasks *out)
 		    PIDS_SELECT_PID);
 		if (f == NULL)
 			break;
-		for (i = 0; i < f->counts->total; i++) {
-			s = f->stacks[i];
+		for (j = 0; j < f->counts->total; j++) {
+			s = f->stacks[j];
 			tgid = PIDS_VAL(ITEM_PID, s_int, s, ts->pids);
-			if ((j = details_find(ts->new_details, n_new,
-			    tgid)) < 0)
-				continue;
-			nd = &ts->new_details[j];
-			str = PIDS_VAL(ITEM_CMDLINE, str, s, ts->pids);
-			/* libproc2 shows a kernel thread's empty command
-			 * line as "-": say so with "". */
-			if (str != NULL && strcmp(str, "-") != 0)
-				snprintf(nd->cmdline, sizeof(nd->cmdline),
-				    "%s", str);
-			str = PIDS_VAL(ITEM_EUSER, str, s, ts->pids);
-			if (str != NULL)
-				snprintf(nd->user, sizeof(nd->user), "%s",
-				    str);
+			/* Every blocked task of that process that asked. */
+			for (i = 0; i < out->n_blocked; i++) {
+				d = ts->b_detail[i];
+				if (d->tgid != tgid || d->used != ts->scans ||
+				    d->cmdline[0] != '\0' || ts->kthread[i])
+					continue;
+				/* An empty one (a zombie) comes back as
+				 * "[comm]". */
+				str = PIDS_VAL(ITEM_CMDLINE, str, s, ts->pids);
+				if (str != NULL)
+					snprintf(d->cmdline, sizeof(d->cmdline),
+					    "%s", str);
+				str = PIDS_VAL(ITEM_EUSER, str, s, ts->pids);
+				if (str != NULL)
+					snprintf(d->user, sizeof(d->user),
+					    "%s", str);
+			}
 		}
 	}
-	memcpy(ts->details, ts->new_details, n_new * sizeof(*ts->details));
-	ts->n_details = n_new;
 	for (i = 0; i < out->n_blocked; i++) {
-		d = &ts->details[details_find(ts->details, n_new,
-		    out->b[i].tgid)];
-		memcpy(out->b[i].cmdline, d->cmdline, sizeof(d->cmdline));
-		memcpy(out->b[i].user, d->user, sizeof(d->user));
+		memcpy(out->b[i].cmdline, ts->b_detail[i]->cmdline,
+		    sizeof(out->b[i].cmdline));
+		memcpy(out->b[i].user, ts->b_detail[i]->user,
+		    sizeof(out->b[i].user));
 	}
 }
 
-/* Reads one task's state into out; false when it is gone. A leader's
- * line also gives its process's thread count. */
+/* Reads one task of process p into out; false when it is gone. A
+ * leader's line also gives its process's thread count. */
 static bool
-task_read(struct taskscan *ts, struct task *e, int *nthreads, double mono,
+task_read(struct taskscan *ts, struct proc *p, struct task *e, double mono,
     struct tasks *out)
 {
 	char buf[STAT_READ];
 	struct taskstat st;
+	long long flags;
 	ssize_t r;
 	int fd = e->fd;
 
@@ -857,11 +923,14 @@ task_read(struct taskscan *ts, struct task *e, int *nthreads, double mono,
 	if (taskstat_parse(buf, (size_t)r, &st, NULL) != 0)
 		return true;	/* unreadable line: not counted */
 	if (e->tid == e->tgid)
-		*nthreads = stat_nthreads(buf, (size_t)r);
+		p->nthreads = (int)stat_field(buf, (size_t)r, 20);
 	out->by_state[(unsigned char)st.state]++;
 	out->total++;
-	if (st.state == 'D')
-		blocked_add(ts, e, &st, mono, out);
+	if (st.state == 'D') {
+		flags = stat_field(buf, (size_t)r, 9);
+		blocked_add(ts, e, &st, flags >= 0 && (flags & PF_KTHREAD),
+		    p->id, mono, out);
+	}
 	else
 		e->in_d = false;
 	return true;
@@ -891,10 +960,13 @@ procs_read(struct taskscan *ts, bool fresh, double mono, struct tasks *out)
 				continue;
 			}
 			e->fresh = false;
-			if (task_read(ts, e, &p->nthreads, mono, out)) {
+			if (task_read(ts, p, e, mono, out)) {
 				alive++;
 				continue;
 			}
+			/* Without its leader, the pid may be another's. */
+			if (e->tid == e->tgid)
+				p->id = ++ts->proc_ids;
 			if (e->fd >= 0) {
 				close(e->fd);
 				ts->held--;
@@ -984,8 +1056,6 @@ taskscan_read(struct taskscan *ts, double mono, struct tasks *out)
 	}
 	if (out->n_blocked > 0)
 		details_fill(ts, out);
-	else
-		ts->n_details = 0;
 	note_set(ts, out);
 	ts->scans++;
 }

@@ -1,0 +1,220 @@
+/* pagetop dump FILE: a recording's figures as the kernel printed them. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "json.h"
+#include "replay.h"
+#include "sample-json.h"
+#include "sample-proc.h"
+
+static int cmd_dump_exec(int, char **);
+
+const struct cmd_entry cmd_dump_entry = {
+	.name = "dump",
+	.usage = "FILE [--at TIME] [--source buddyinfo|pagetypeinfo|vmstat|meminfo|pressure|tasks|all]\n"
+		 "      [--json] | FILE --info",
+	.summary = "print a recording's values at a moment in the kernel's own format (or JSON)",
+	.exec = cmd_dump_exec,
+};
+
+static void
+fmt_time(double t, char *dst, size_t size)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	strftime(dst, size, "%Y-%m-%d %H:%M:%S", localtime_r(&s, &tm));
+}
+
+static int
+dump_info(struct replay *rp, const char *path)
+{
+	const struct rec_header *h = rec_reader_header(rp->r);
+	struct rec_info info;
+	size_t n = replay_count(rp), nm, ng, nd;
+	const struct rec_mark *m = rec_reader_marks(rp->r, &nm);
+	const struct rec_gap *g = rec_reader_gaps(rp->r, &ng);
+	const struct rec_damage *dm = rec_reader_damage(rp->r, &nd);
+	char a[32], b[32];
+
+	rec_reader_info(rp->r, &info);
+	printf("file:       %s (%llu bytes, format %d.%d%s)\n", path,
+	       (unsigned long long)info.size, info.major, info.minor,
+	       info.indexed ? "" : ", not closed properly: frames scanned");
+	printf("host:       %s, Linux %s %s, %d CPUs, %lld kB, page size %ld, pageblock order %d\n",
+	       h->hostname, h->release, h->machine, h->cpus, (long long)h->mem_kb, h->page_size,
+	       h->pageblock_order);
+	printf("boot id:    %s\n", h->boot_id);
+	printf("recorded:   by pagetop %s every %gs: %s\n", h->version, h->interval, h->cmdline);
+	if (n) {
+		fmt_time(rec_reader_time(rp->r, 0), a, sizeof(a));
+		fmt_time(rec_reader_time(rp->r, n - 1), b, sizeof(b));
+		printf("time:       %s to %s (%.0f s)\n", a, b,
+		       rec_reader_time(rp->r, n - 1) - rec_reader_time(rp->r, 0));
+	}
+	printf("%zu samples\n", n);
+	for (size_t i = 0; i < ng; i++) {
+		fmt_time(g[i].first, a, sizeof(a));
+		printf("gap:        %s, %llu samples lost (the recorder could not keep up)\n", a,
+		       (unsigned long long)g[i].lost);
+	}
+	for (size_t i = 0; i < nm; i++) {
+		fmt_time(m[i].wall, a, sizeof(a));
+		printf("mark:       %s  %s\n", a, m[i].text);
+	}
+	for (size_t i = 0; i < nd; i++)
+		printf("damage:     at byte %llu, %llu bytes skipped, %llu samples lost\n",
+		       (unsigned long long)dm[i].offset, (unsigned long long)dm[i].bytes,
+		       (unsigned long long)dm[i].lost);
+	if (info.tail)
+		printf("damage:     the last %llu bytes are a frame cut short\n",
+		       (unsigned long long)info.tail);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	unsigned mask;
+} dump_sources[] = {
+	{ "buddyinfo", SRC_BIT(SRC_BUDDYINFO) },
+	{ "pagetypeinfo", SRC_BIT(SRC_PAGETYPEINFO) },
+	{ "vmstat", SRC_BIT(SRC_VMSTAT) },
+	{ "meminfo", SRC_BIT(SRC_MEMINFO) },
+	{ "pressure", SRC_BIT(SRC_PSI_CPU) | SRC_BIT(SRC_PSI_MEMORY) | SRC_BIT(SRC_PSI_IO) |
+	  SRC_BIT(SRC_PSI_IRQ) },
+	{ "tasks", SRC_BIT(SRC_TASKS) },
+};
+
+/* One sample as text: a "==> /proc/FILE <==" heading per file, as tail(1) does. */
+static void
+dump_text(const struct sample *s, unsigned mask)
+{
+	char when[32];
+	bool first = true;
+
+	fmt_time(s->wall, when, sizeof(when));
+	for (int src = 0; src < SRC_COUNT; src++) {
+		if (!(mask & SRC_BIT(src)) || !sample_has(s, src))
+			continue;
+		printf("%s==> /proc/%s at %s <==\n", first ? "" : "\n", src == SRC_TASKS ?
+		       "*/task/*/stack (blocked tasks)" : source_name(src), when);
+		sample_proc_print(stdout, s, src);
+		first = false;
+	}
+}
+
+static int
+cmd_dump_exec(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "at", required_argument, NULL, 'a' },
+		{ "source", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "info", no_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *at = NULL, *path;
+	bool as_json = false, info = false;
+	unsigned mask = 0;
+	struct replay *rp;
+	char why[512];
+	int c, status = 0;
+	size_t from, to, n;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			at = optarg;
+			break;
+		case 's': {
+			bool all = strcmp(optarg, "all") == 0, found = all;
+
+			for (size_t i = 0; i < sizeof(dump_sources) / sizeof(dump_sources[0]); i++)
+				if (all || strcmp(optarg, dump_sources[i].name) == 0) {
+					mask |= dump_sources[i].mask;
+					found = true;
+				}
+			if (!found) {
+				fprintf(stderr, "pagetop: dump: unknown source '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		}
+		case 'j':
+			as_json = true;
+			break;
+		case 'i':
+			info = true;
+			break;
+		case 'h':
+			printf("usage: pagetop dump %s\n", cmd_dump_entry.usage);
+			return 0;
+		default:
+			fprintf(stderr, "usage: pagetop dump %s\n", cmd_dump_entry.usage);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "usage: pagetop dump %s\n", cmd_dump_entry.usage);
+		return EXIT_USAGE;
+	}
+	path = argv[optind];
+	if (!mask)
+		mask = ~0u;
+	if (!(rp = replay_open(path, why, sizeof(why)))) {
+		fprintf(stderr, "pagetop: %s\n", why);
+		return 1;
+	}
+	if (info) {
+		status = dump_info(rp, path);
+		goto out;
+	}
+	n = replay_count(rp);
+	if (n == 0) {
+		fprintf(stderr, "pagetop: %s: no samples\n", path);
+		status = 1;
+		goto out;
+	}
+	from = 0;
+	to = n - 1;
+	if (at) {
+		double t = replay_parse_time(rp, at, rec_reader_time(rp->r, 0));
+
+		if (isnan(t)) {
+			fprintf(stderr, "pagetop: dump: --at: '%s' is not a time (14:03:10, "
+				"\"2026-11-30 14:03:10\", +5m)\n", at);
+			status = EXIT_USAGE;
+			goto out;
+		}
+		from = to = rec_reader_find(rp->r, t);
+	} else if (!as_json) {
+		from = to = n - 1;	/* text without --at: the last moment */
+	}
+	for (size_t i = from; i <= to; i++) {
+		if (replay_seek(rp, i) < 0) {
+			fprintf(stderr, "pagetop: %s: %s (skipped)\n", path, rp->error);
+			status = 1;
+			continue;
+		}
+		if (as_json) {
+			struct json j;
+
+			json_init(&j, stdout);
+			sample_json(&j, rp->cur, NULL);
+			fputc('\n', stdout);
+		} else {
+			dump_text(rp->cur, mask);
+		}
+	}
+out:
+	replay_close(rp);
+	return status;
+}
