@@ -252,7 +252,7 @@ cmd_record_exec(int argc, char **argv)
 		if (next < mono_now() - delay)
 			start = mono_now() - (double)(n + 1) * delay;	/* stalled: no catching up */
 	}
-	if (recording_stop(&rec, why, sizeof(why)) < 0) {
+	if ((r = recording_stop(&rec, why, sizeof(why))) < 0 && r != -EFBIG) {
 		fprintf(stderr, "pagetop: %s\n", why);
 		status = 1;
 	} else {

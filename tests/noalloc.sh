@@ -2,8 +2,9 @@
 # No allocation per tick: the dashboard run under valgrind for 5 and for 50
 # samples must report nearly the same number of heap allocations; any
 # allocation on the path sample -> history -> screen would add 45 or more.
-# (A run may differ by one or two from another, whatever its length:
-# one-time allocations in libc and ncurses depend on timing.)
+# Allowed: fewer than one per two samples. libproc2 allocates a few times
+# for a process the first time one of its tasks blocks (its command line
+# and user), and other tests start such processes while this one runs.
 set -u
 . "$TESTLIB"
 T=$TMPDIR_TEST
@@ -28,7 +29,7 @@ b=$(allocs 50)
 check_match "valgrind counted the allocations" "$a" '^[0-9,]+$'
 a=$(echo "$a" | tr -d ,)
 b=$(echo "$b" | tr -d ,)
-if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -lt 5 ]; then
+if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -lt 23 ]; then
 	ok "45 more samples add $((b - a)) allocations ($a in all for 5 samples)"
 else
 	not_ok "45 more samples add no allocations" "5 samples: $a, 50 samples: $b"
