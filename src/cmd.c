@@ -6,6 +6,7 @@ static const struct cmd_entry *const cmd_table[] = {
 	&cmd_dashboard_entry,
 	&cmd_snapshot_entry,
 	&cmd_record_entry,
+	&cmd_replay_entry,
 	&cmd_mark_entry,
 	&cmd_dump_entry,
 	NULL

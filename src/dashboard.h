@@ -13,6 +13,8 @@ struct dashboard_opts {
 	long iterations;	/* exit after this many samples; 0: run until quit */
 	bool ascii;		/* no UTF-8 glyphs */
 	bool color;
+	const char *replay;	/* a recording to replay instead of sampling */
+	const char *replay_at;	/* where the replay starts, "" or NULL: the start */
 };
 
 /* Runs until quit; returns the exit status. */

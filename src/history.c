@@ -99,6 +99,13 @@ fail:
 }
 
 void
+history_reset(struct history *h)
+{
+	h->next = 0;
+	h->pti_next = 0;
+}
+
+void
 history_free(struct history *h)
 {
 	if (!h)

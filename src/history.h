@@ -127,6 +127,8 @@ struct history {
  * NULL when out of memory. */
 struct history *history_new(size_t cap, size_t pti_cap, const struct sample *first);
 void history_free(struct history *h);
+/* Empties the history, keeping its shape and memory (a replay's seek). */
+void history_reset(struct history *h);
 /* Copies what the screens need from s, and a summary of its blocked-task
  * groups (NULL without a task scan); never allocates. */
 void history_push(struct history *h, const struct sample *s, const struct task_groups *groups);
