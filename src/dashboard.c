@@ -25,6 +25,8 @@
 #include "history.h"
 #include "host.h"
 #include "paths.h"
+#include "marks.h"
+#include "recording.h"
 #include "replay.h"
 #include "reasons.h"
 #include "sample.h"
@@ -88,8 +90,13 @@ struct dashboard {
 	size_t hist_base;		/* the recording's index of history seq 0 */
 	bool playing;
 	double speed;			/* x0.25 .. x64 */
-	int prompt;			/* 'g' while typing a time to go to, else 0 */
-	char prompt_text[64];
+	int prompt;			/* 'g' (go to) or 'm' (mark) while typing, else 0 */
+	char prompt_text[MARK_TEXT_MAX + 1];
+	/* Recording the live session (R), and marks from `pagetop mark`. */
+	struct recording rec;
+	int mark_fd;
+	char mark_path[256];
+	char cmdline[1024];
 };
 
 /* The newest sample read: the kernel's, or the recording's shown one. */
@@ -147,7 +154,48 @@ dashboard_sample(struct dashboard *d)
 	dashboard_scan(d);
 	history_push(d->h, d->s, d->ts ? d->groups : NULL);
 	dashboard_keep_status(d);
+	/* The recorder's thread writes; this never waits on the disk. */
+	if (recording_active(&d->rec))
+		recording_push(&d->rec, d->s);
 	d->ticks++;
+}
+
+/* R: start or stop recording the live session. */
+static void
+dashboard_toggle_record(struct dashboard *d)
+{
+	struct recorder_opts ro = { .flush_interval = 5 };
+	char path[4096], why[512];
+
+	if (recording_active(&d->rec)) {
+		snprintf(path, sizeof(path), "%s", d->rec.path);
+		if (recording_stop(&d->rec, why, sizeof(why)) < 0 && !strstr(why, "max size"))
+			snprintf(d->message, sizeof(d->message), "recording stopped: %.200s", why);
+		else
+			snprintf(d->message, sizeof(d->message), "recorded to %.200s", path);
+		return;
+	}
+	recording_default_path(&d->host, path, sizeof(path));
+	if (recording_start(&d->rec, path, &d->host, d->s, d->o->delay, d->cmdline, &ro, why,
+			    sizeof(why)) < 0) {
+		snprintf(d->message, sizeof(d->message), "cannot record: %.200s", why);
+		return;
+	}
+	recording_push(&d->rec, d->s);
+	snprintf(d->message, sizeof(d->message), "recording to %.200s (R stops)", path);
+}
+
+/* A mark, typed with m or sent by `pagetop mark`: into the recording. */
+static void
+dashboard_mark(struct dashboard *d, const char *text)
+{
+	if (!recording_active(&d->rec)) {
+		snprintf(d->message, sizeof(d->message), "not recording: R starts a recording, "
+			 "then m marks it");
+		return;
+	}
+	recording_mark(&d->rec, d->s->wall, text);
+	snprintf(d->message, sizeof(d->message), "marked: %.200s", text);
 }
 
 
@@ -505,6 +553,15 @@ draw_header(struct dashboard *d, uint64_t seq)
 			fmt_duration(iv, every, sizeof(every));
 	}
 	x += draw_text(0, x, COLS - x, ST_HEADER, " every %s ", every);
+	if (recording_active(&d->rec)) {
+		struct recorder_status rs;
+		char sz[16];
+
+		recording_status(&d->rec, &rs);
+		fmt_kib(rs.size / 1024, sz, sizeof(sz));
+		x += draw_text(0, x, COLS - x, rs.stopped ? ST_SELECTED : ST_BAD, " REC %s%s ", sz,
+			       rs.stopped ? " STOPPED" : rs.lost ? " (lost some)" : "");
+	}
 	if (sample_has(dashboard_sample_now(d), SRC_UPTIME)) {
 		fmt_duration(dashboard_sample_now(d)->uptime, up, sizeof(up));
 		draw_text(0, x, COLS - x, ST_HEADER, " up %s", up);
@@ -538,6 +595,11 @@ draw_status(struct dashboard *d)
 			  "  Enter keep  Esc clear");
 		return;
 	}
+	if (d->prompt == 'm') {
+		draw_text(y, 0, COLS, ST_SELECTED, "mark: %s_", d->prompt_text);
+		draw_text(y, (int)strlen(d->prompt_text) + 7, COLS, ST_DIM, "  Enter mark, Esc cancel");
+		return;
+	}
 	if (d->prompt == 'g') {
 		draw_text(y, 0, COLS, ST_SELECTED, "go to: %s_", d->prompt_text);
 		draw_text(y, (int)strlen(d->prompt_text) + 8, COLS, ST_DIM,
@@ -547,6 +609,15 @@ draw_status(struct dashboard *d)
 	if (d->message[0]) {
 		draw_text(y, 0, COLS, ST_WARN, "%s", d->message);
 		return;
+	}
+	if (recording_active(&d->rec)) {
+		struct recorder_status rs;
+
+		recording_status(&d->rec, &rs);
+		if (rs.stopped) {
+			draw_text(y, 0, COLS, ST_BAD, "recording stopped: %s", rs.error);
+			return;
+		}
 	}
 	if (d->rp) {
 		draw_text(y, 0, COLS, ST_DIM, "q quit  space %s  %s step  [ ] speed  g go to  "
@@ -679,8 +750,25 @@ dashboard_key(struct dashboard *d, int ch)
 		dashboard_filter_key(d, ch);
 		return true;
 	}
-	if (d->prompt) {
+	if (d->prompt == 'g') {
 		replay_prompt_key(d, ch);
+		return true;
+	}
+	if (d->prompt == 'm') {
+		size_t n = strlen(d->prompt_text);
+
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+			d->prompt = 0;
+			dashboard_mark(d, d->prompt_text);
+		} else if (ch == 27) {
+			d->prompt = 0;
+		} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+			if (n)
+				d->prompt_text[n - 1] = '\0';
+		} else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof(d->prompt_text)) {
+			d->prompt_text[n] = (char)ch;
+			d->prompt_text[n + 1] = '\0';
+		}
 		return true;
 	}
 	if (views[d->view]->handle_key &&
@@ -711,6 +799,16 @@ dashboard_key(struct dashboard *d, int ch)
 		return true;
 	case '/':
 		d->filtering = true;
+		return true;
+	case 'R':
+		if (!d->rp)
+			dashboard_toggle_record(d);
+		return true;
+	case 'm':
+		if (!d->rp) {
+			d->prompt = 'm';
+			d->prompt_text[0] = '\0';
+		}
 		return true;
 	case 27:
 		d->filter[0] = '\0';
@@ -757,8 +855,12 @@ dashboard_key(struct dashboard *d, int ch)
 static int
 dashboard_loop(struct dashboard *d)
 {
-	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	struct pollfd pfd[2] = {
+		{ .fd = STDIN_FILENO, .events = POLLIN },
+		{ .fd = d->mark_fd, .events = POLLIN },
+	};
 	bool redraw = true;
+	char mtext[MARK_TEXT_MAX + 1];
 
 	d->next_tick = now_mono() + d->o->delay;
 	while (!quit_signal) {
@@ -797,8 +899,13 @@ dashboard_loop(struct dashboard *d)
 			redraw = false;
 		}
 		wait_ms = (int)ceil((d->next_tick - now_mono()) * 1000);
-		if (poll(&pfd, 1, wait_ms < 0 ? 0 : wait_ms) < 0 && errno != EINTR)
+		if (poll(pfd, d->mark_fd >= 0 ? 2 : 1, wait_ms < 0 ? 0 : wait_ms) < 0 &&
+		    errno != EINTR)
 			return 1;
+		while (marks_receive(d->mark_fd, mtext, sizeof(mtext))) {
+			dashboard_mark(d, mtext);
+			redraw = true;
+		}
 		while ((ch = getch()) != ERR) {
 			if (!dashboard_key(d, ch))
 				return 0;
@@ -956,7 +1063,7 @@ fail:
 int
 dashboard_run(const struct dashboard_opts *o)
 {
-	struct dashboard d = { .o = o, .view = 0 };
+	struct dashboard d = { .o = o, .view = 0, .mark_fd = -1 };
 	SCREEN *scr = NULL;
 	size_t cap;
 	int r, status = 1;
@@ -1012,6 +1119,20 @@ dashboard_run(const struct dashboard_opts *o)
 			goto out;
 		}
 
+	/* `pagetop mark` reaches this dashboard too; without the socket, no marks from scripts. */
+	{
+		char why[300];
+		FILE *f = fopen("/proc/self/cmdline", "r");
+		size_t n = f ? fread(d.cmdline, 1, sizeof(d.cmdline) - 1, f) : 0;
+
+		if (f)
+			fclose(f);
+		for (size_t i = 0; i + 1 < n; i++)
+			if (d.cmdline[i] == '\0')
+				d.cmdline[i] = ' ';
+
+		d.mark_fd = marks_listen(d.mark_path, sizeof(d.mark_path), why, sizeof(why));
+	}
 	if (!(scr = dashboard_terminal(o, err, sizeof(err))))
 		goto out;
 
@@ -1031,6 +1152,15 @@ out:
 	}
 	if (err[0])
 		fprintf(stderr, "%s\n", err);
+	if (recording_active(&d.rec)) {
+		char why[512], path[4096];
+
+		snprintf(path, sizeof(path), "%s", d.rec.path);
+		fprintf(stderr, "pagetop: finishing the recording %s\n", path);
+		if (recording_stop(&d.rec, why, sizeof(why)) < 0 && !strstr(why, "max size"))
+			fprintf(stderr, "pagetop: %s\n", why);
+	}
+	marks_close(d.mark_fd, d.mark_path);
 	for (int i = 0; i < N_VIEWS; i++)
 		free(d.state[i]);
 	history_free(d.h);

@@ -121,4 +121,29 @@ check_match "... and says so" "$(cat $T/max.err)" 'max size'
 sz=$(stat -c %s $T/max.ptrec)
 check_eq "... within the limit" "$([ $sz -le 20480 ] && echo yes)" yes
 check "... and the file is whole" $PAGETOP dump $T/max.ptrec --info
+
+# The dashboard records too: R starts, m marks, pagetop mark reaches it, R stops.
+mkdir -p $T/dash
+tmux_start dr 80 24 "cd $T/dash && LANG=C.UTF-8 $PAGETOP --proc-root $T/root -d 0.3"
+wait_screen dr 'Memory' >/dev/null
+keys dr R
+check_screen "R starts recording: REC in the header" dr ' REC [0-9.]+[KM] '
+check_screen "... and the status line names the file" dr 'recording to pagetop-.*\.ptrec \(R stops\)'
+keys dr m
+check_screen "m asks for a mark" dr '^mark: _'
+keys dr "build starts" Enter
+check_screen "the mark is taken" dr 'marked: build starts'
+$PAGETOP mark "from a script"
+check_screen "pagetop mark reaches the dashboard" dr 'marked: from a script'
+sleep 0.7
+keys dr R
+check_screen "R again stops and says where" dr 'recorded to pagetop-'
+keys dr q
+check_screen "the dashboard quits" dr '^exit=0$'
+f=$(ls $T/dash/*.ptrec 2>/dev/null | head -1)
+info=$($PAGETOP dump "$f" --info 2>&1)
+check_match "the dashboard's recording is whole" "$info" '^[0-9]+ samples$'
+check_match "... with the typed mark" "$info" 'mark: .*build starts'
+check_match "... and the script's" "$info" 'mark: .*from a script'
+check_eq "... mode 0600" "$(stat -c %a "$f")" 600
 done_testing

@@ -6,12 +6,17 @@
 #include "view.h"
 
 static const char *const global_help[] = {
-	"1-6, Tab    switch screen (or click its tab)",
+	"1-4, 6, Tab switch screen (or click its tab)",
 	"space       pause / resume the live view (sampling goes on)",
 	"Left/Right  step one sample back / forward (pauses)",
 	"Home        the oldest sample in the history",
 	"End         back to the newest sample, live",
 	"/           filter what the screen lists (zones, rows); Esc clears",
+	"R           start / stop recording the live session (REC in the header)",
+	"m           put a mark (a short text) into the recording",
+	"            replay: space play/pause, [ ] or - + speed (x0.25 to x64),",
+	"            g go to a time (14:03:10, +5m, -30s), n/N next/previous event:",
+	"            a mark, a gap, PSI memory past 10%, stalls starting, new blocked tasks",
 	"?, h, F1    this help; again or Esc to go back",
 	"q, F10      quit (so do Ctrl-C, SIGTERM and SIGHUP)",
 	NULL
