@@ -12,6 +12,10 @@
 #include "config.h"
 
 #define RECORDING_BUF	(2u << 20)	/* a whole sample with 256 stacks fits */
+/* A keyframe (a whole sample) every 5 minutes at 1 s: keyframes are most
+ * of a recording's size, and a seek decodes at most this many samples
+ * (about 2 ms). Damage loses the samples up to the next keyframe. */
+#define RECORDING_KEYFRAME_EVERY 300
 
 void
 recording_default_path(const struct host *h, char *dst, size_t size)
@@ -75,8 +79,14 @@ recording_start(struct recording *r, const char *path, const struct host *h,
 		goto fail;
 	}
 	r->cap = RECORDING_BUF;
-	if (!(r->rec = recorder_start(path, &hd, o, why, size)))
-		goto fail;
+	{
+		struct recorder_opts ro = *o;
+
+		if (ro.keyframe_every <= 0)
+			ro.keyframe_every = RECORDING_KEYFRAME_EVERY;
+		if (!(r->rec = recorder_start(path, &hd, &ro, why, size)))
+			goto fail;
+	}
 	snprintf(r->path, sizeof(r->path), "%s", path);
 	r->key_next = true;
 	return 0;

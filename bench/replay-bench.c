@@ -1,0 +1,127 @@
+/*
+ * Replay speed on a day-long recording: writes 86,400 samples at 1 s (real
+ * samples of this machine with counters moved as a loaded box moves them),
+ * then times opening it and seeking to random times, as replay does.
+ *   replay-bench FILE [SAMPLES]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "codec.h"
+#include "host.h"
+#include "recording.h"
+#include "replay.h"
+#include "sample.h"
+
+#ifndef KEYFRAME_EVERY
+#define KEYFRAME_EVERY 0
+#endif
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+synthesize(const char *path, long n)
+{
+	static struct sample s;
+	struct sampler sp;
+	struct recording rec;
+	struct recorder_opts ro = { .flush_interval = 3600, .queue_size = 64u << 20, .no_sync = true,
+	    .keyframe_every = KEYFRAME_EVERY };
+	struct host h;
+	char why[512];
+	unsigned seed = 1;
+
+	sampler_init(&sp, "/proc");
+	host_read(&h, "/proc");
+	sampler_read(&sp, &s, SRC_ALL);
+	s.status[SRC_TASKS].err = 2;
+	if (recording_start(&rec, path, &h, &s, 1, "replay-bench", &ro, why, sizeof(why)) < 0) {
+		fprintf(stderr, "%s\n", why);
+		exit(1);
+	}
+	for (long i = 0; i < n; i++) {
+		s.wall += 1;
+		s.mono += 1;
+		/* Counters climb by varying amounts; free lists wander. */
+		for (int k = 0; k < s.vm.n; k++) {
+			seed = seed * 1103515245u + 12345u;
+			if ((seed >> 16) % 4 == 0)
+				s.vm.e[k].value += (seed >> 20) % 5000;
+		}
+		for (int z = 0; z < s.buddy.n_zones; z++)
+			for (int o = 0; o < s.buddy.n_orders; o++) {
+				seed = seed * 1103515245u + 12345u;
+				if (s.buddy.zones[z].free[o] > 100 && (seed >> 16) % 3 == 0)
+					s.buddy.zones[z].free[o] += (seed >> 24) % 21 - 10;
+			}
+		s.status[SRC_PAGETYPEINFO].err = i % 10 ? SRC_NOT_READ : 0;
+		recording_push(&rec, &s);
+		if (i % 2000 == 0) {
+			struct recorder_status st;
+
+			/* Let the writer keep up: a bench, not a stall test. */
+			do {
+				recording_status(&rec, &st);
+			} while (st.queued > 1000);
+		}
+	}
+	recording_stop(&rec, why, sizeof(why));
+	sampler_free(&sp);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *path = argc > 1 ? argv[1] : "/tmp/pagetop-day.ptrec";
+	long n = argc > 2 ? atol(argv[2]) : 86400;
+	struct replay *rp;
+	struct stat st;
+	char why[512];
+	double t0, t_open, worst = 0, sum = 0;
+	unsigned seed = 7;
+	size_t count;
+
+	if (stat(path, &st) < 0) {
+		t0 = now();
+		synthesize(path, n);
+		printf("synthesized %ld samples in %.1f s\n", n, now() - t0);
+		stat(path, &st);
+	}
+	t0 = now();
+	if (!(rp = replay_open(path, why, sizeof(why)))) {
+		fprintf(stderr, "%s\n", why);
+		return 1;
+	}
+	t_open = now() - t0;
+	count = replay_count(rp);
+	for (int k = 0; k < 200; k++) {
+		double t, d;
+
+		seed = seed * 1103515245u + 12345u;
+		t = rec_reader_time(rp->r, 0) + (double)((seed >> 8) % count);
+		t0 = now();
+		replay_seek(rp, rec_reader_find(rp->r, t));
+		d = now() - t0;
+		sum += d;
+		if (d > worst)
+			worst = d;
+	}
+	printf("%-34s %10zu\n", "samples", count);
+	printf("%-34s %10.1f\n", "bytes per sample", (double)st.st_size / (double)count);
+	printf("%-34s %10.2f ms\n", "open", t_open * 1000);
+	printf("%-34s %10.3f ms\n", "seek to a random time, mean", sum / 200 * 1000);
+	printf("%-34s %10.3f ms\n", "seek to a random time, worst", worst * 1000);
+	replay_close(rp);
+	return 0;
+}
