@@ -13,7 +13,7 @@ static int cmd_dashboard_exec(int, char **);
 const struct cmd_entry cmd_dashboard_entry = {
 	.name = "dashboard",
 	.usage = "[-d SECONDS] [-n N] [--history DURATION] [--pagetypeinfo-every SECONDS]\n"
-		 "      [--proc-root DIR] [--ascii] [--no-color]",
+		 "      [--proc-root DIR] [--record FILE] [--ascii] [--no-color]",
 	.summary = "the live dashboard (the default when no command is given)",
 	.exec = cmd_dashboard_exec,
 };
@@ -37,6 +37,7 @@ cmd_dashboard_exec(int argc, char **argv)
 		{ "pagetypeinfo-every", required_argument, NULL, 'P' },
 		{ "proc-root", required_argument, NULL, 'r' },
 		{ "ascii", no_argument, NULL, 'a' },
+		{ "record", required_argument, NULL, 'w' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "no-colour", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
@@ -80,6 +81,9 @@ cmd_dashboard_exec(int argc, char **argv)
 			break;
 		case 'a':
 			o.ascii = true;
+			break;
+		case 'w':
+			o.record = optarg;
 			break;
 		case 'C':
 			o.color = false;

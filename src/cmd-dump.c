@@ -199,8 +199,8 @@ cmd_dump_exec(int argc, char **argv)
 		from = to = n - 1;	/* text without --at: the last moment */
 	}
 	for (size_t i = from; i <= to; i++) {
+		/* A damaged chunk: its samples are skipped and the damage reported once, below. */
 		if (replay_seek(rp, i) < 0) {
-			fprintf(stderr, "pagetop: %s: %s (skipped)\n", path, rp->error);
 			status = 1;
 			continue;
 		}
@@ -214,6 +214,8 @@ cmd_dump_exec(int argc, char **argv)
 			dump_text(rp->cur, mask);
 		}
 	}
+	if (replay_report_damage(rp, path, stderr) > 0)
+		status = 1;
 out:
 	replay_close(rp);
 	return status;

@@ -375,9 +375,19 @@ dashboard_replay_run(struct dashboard *d)
 			goto nomem;
 	rec_reader_info(d->rp->r, &info);
 	replay_goto(d, start);
-	if (!info.indexed && !d->message[0])
-		snprintf(d->message, sizeof(d->message), "%.120s was not closed properly: %.100s",
-			 o->replay, info.why_scanned);
+	{
+		size_t nd;
+		const struct rec_damage *dm = rec_reader_damage(d->rp->r, &nd);
+
+		if (nd)
+			snprintf(d->message, sizeof(d->message), "%.100s: damaged at byte %llu: %llu "
+				 "bytes skipped, %llu samples lost%s", o->replay,
+				 (unsigned long long)dm[0].offset, (unsigned long long)dm[0].bytes,
+				 (unsigned long long)dm[0].lost, nd > 1 ? " (and more: dump --info)" : "");
+		else if (!info.indexed && !d->message[0])
+			snprintf(d->message, sizeof(d->message), "%.120s was not closed properly: %.100s",
+				 o->replay, info.why_scanned);
+	}
 	if (!(scr = dashboard_terminal(o, err, sizeof(err))))
 		goto fail;
 	status = dashboard_loop(d);

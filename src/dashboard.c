@@ -110,9 +110,9 @@ dashboard_sample(struct dashboard *d)
 	d->ticks++;
 }
 
-/* R: start or stop recording the live session. */
+/* R: start or stop recording the live session (to path, or the default name). */
 static void
-dashboard_toggle_record(struct dashboard *d)
+dashboard_toggle_record(struct dashboard *d, const char *to)
 {
 	struct recorder_opts ro = { .flush_interval = 5 };
 	char path[4096], why[512];
@@ -125,7 +125,10 @@ dashboard_toggle_record(struct dashboard *d)
 			snprintf(d->message, sizeof(d->message), "recorded to %.200s", path);
 		return;
 	}
-	recording_default_path(&d->host, path, sizeof(path));
+	if (to)
+		snprintf(path, sizeof(path), "%s", to);
+	else
+		recording_default_path(&d->host, path, sizeof(path));
 	if (recording_start(&d->rec, path, &d->host, d->s, d->o->delay, d->cmdline, &ro, why,
 			    sizeof(why)) < 0) {
 		snprintf(d->message, sizeof(d->message), "cannot record: %.200s", why);
@@ -465,7 +468,7 @@ dashboard_key(struct dashboard *d, int ch)
 		return true;
 	case 'R':
 		if (!d->rp)
-			dashboard_toggle_record(d);
+			dashboard_toggle_record(d, NULL);
 		return true;
 	case 'm':
 		if (!d->rp) {
@@ -642,11 +645,11 @@ dashboard_run(const struct dashboard_opts *o)
 	SCREEN *scr = NULL;
 	size_t cap;
 	int r, status = 1;
-	char err[256] = "";
+	char err[320] = "";
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "pagetop: the dashboard needs a terminal; for a one-shot "
-			"read without one, use 'pagetop snapshot' (or --json)\n");
+		fprintf(stderr, "pagetop: the dashboard needs a terminal; without one, use "
+			"'pagetop snapshot' for one reading or 'pagetop record' to record\n");
 		return 1;
 	}
 	if (o->replay)
@@ -707,6 +710,13 @@ dashboard_run(const struct dashboard_opts *o)
 				d.cmdline[i] = ' ';
 
 		d.mark_fd = marks_listen(d.mark_path, sizeof(d.mark_path), why, sizeof(why));
+	}
+	if (o->record) {
+		dashboard_toggle_record(&d, o->record);
+		if (!recording_active(&d.rec)) {
+			snprintf(err, sizeof(err), "pagetop: %.250s", d.message);
+			goto out;
+		}
 	}
 	if (!(scr = dashboard_terminal(o, err, sizeof(err))))
 		goto out;

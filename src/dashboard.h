@@ -15,6 +15,7 @@ struct dashboard_opts {
 	bool color;
 	const char *replay;	/* a recording to replay instead of sampling */
 	const char *replay_at;	/* where the replay starts, "" or NULL: the start */
+	const char *record;	/* record from the start to this file, or NULL */
 };
 
 /* Runs until quit; returns the exit status. */

@@ -41,6 +41,11 @@ struct entry {
 
 struct recorder {
 	struct rec_writer *w;
+	/* A descriptor the thread makes its writer from: writing even the
+	 * file's head to a pipe can block, and only the thread may wait. */
+	int open_fd;
+	char open_name[256];
+	struct rec_header open_h;
 	struct recorder_opts o;
 	pthread_t thread;
 	pthread_mutex_t lock;
@@ -296,6 +301,24 @@ recorder_main(void *arg)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 
+	if (rec->w == NULL) {
+		struct rec_writer *w = rec_writer_fdopen(rec->open_fd, rec->open_name,
+		    &rec->open_h, msg, sizeof(msg));
+
+		pthread_mutex_lock(&rec->lock);
+		if (w == NULL) {
+			rec->result = -EIO;
+			rec->st.stopped = true;
+			snprintf(rec->st.error, sizeof(rec->st.error), "%s", msg);
+			pthread_mutex_unlock(&rec->lock);
+			return NULL;
+		}
+		rec->w = w;
+		if (rec->o.max_size > 0)
+			rec_writer_set_limit(w, rec->o.max_size);
+		pthread_mutex_unlock(&rec->lock);
+	}
+
 	pthread_mutex_lock(&rec->lock);
 	for (;;) {
 		while (rec->head == rec->tail && !rec->stopping &&
@@ -361,14 +384,19 @@ recorder_main(void *arg)
 }
 
 static struct recorder *
-recorder_new(struct rec_writer *w, const struct recorder_opts *o, char *why,
-    size_t whylen)
+recorder_make(struct rec_writer *w, const struct recorder_opts *o, char *why,
+    size_t whylen, int fd, const char *name, const struct rec_header *h)
 {
 	struct recorder *rec;
 	pthread_condattr_t ca;
 
 	if ((rec = calloc(1, sizeof(*rec))) == NULL)
 		goto fail;
+	rec->open_fd = fd;
+	if (w == NULL) {
+		snprintf(rec->open_name, sizeof(rec->open_name), "%s", name);
+		rec->open_h = *h;
+	}
 	if (o != NULL)
 		rec->o = *o;
 	if (!(rec->o.flush_interval > 0))
@@ -382,7 +410,7 @@ recorder_new(struct rec_writer *w, const struct recorder_opts *o, char *why,
 	    (rec->ebuf = malloc(rec->cap + 1)) == NULL)
 		goto fail;
 	rec->w = w;
-	if (rec->o.max_size > 0)
+	if (w != NULL && rec->o.max_size > 0)
 		rec_writer_set_limit(w, rec->o.max_size);
 
 	pthread_mutex_init(&rec->lock, NULL);
@@ -401,13 +429,33 @@ fail:
 	if (why != NULL && whylen > 0)
 		snprintf(why, whylen, "cannot start the recorder: out of "
 		    "memory or threads");
-	rec_writer_close(w, NULL, 0);
+	if (w != NULL)
+		rec_writer_close(w, NULL, 0);
 	if (rec != NULL) {
 		free(rec->ring);
 		free(rec->ebuf);
 		free(rec);
 	}
 	return NULL;
+}
+
+static struct recorder *
+recorder_new(struct rec_writer *w, const struct recorder_opts *o, char *why,
+    size_t whylen)
+{
+	return recorder_make(w, o, why, whylen, -1, NULL, NULL);
+}
+
+/* The thread opens the writer on fd itself. */
+static struct recorder *
+recorder_new_fd(int fd, const char *name, const struct rec_header *h,
+    const struct recorder_opts *o, char *why, size_t whylen)
+{
+	struct recorder *rec = recorder_make(NULL, o, why, whylen, fd, name, h);
+
+	if (rec == NULL)
+		close(fd);
+	return rec;
 }
 
 struct recorder *
@@ -428,11 +476,7 @@ struct recorder *
 recorder_start_fd(int fd, const char *name, const struct rec_header *h,
     const struct recorder_opts *o, char *why, size_t whylen)
 {
-	struct rec_writer *w;
-
-	if ((w = rec_writer_fdopen(fd, name, h, why, whylen)) == NULL)
-		return NULL;
-	return recorder_new(w, o, why, whylen);
+	return recorder_new_fd(fd, name, h, o, why, whylen);
 }
 
 int

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -82,9 +83,26 @@ recording_start(struct recording *r, const char *path, const struct host *h,
 	{
 		struct recorder_opts ro = *o;
 
+		struct stat st;
+		int fd = -1;
+
 		if (ro.keyframe_every <= 0)
 			ro.keyframe_every = RECORDING_KEYFRAME_EVERY;
-		if (!(r->rec = recorder_start(path, &hd, &ro, why, size)))
+		/* "-" is standard output and a FIFO is written as it is, for
+		 * `pagetop record -o - | ssh box 'cat > file'`. */
+		if (strcmp(path, "-") == 0) {
+			fd = dup(STDOUT_FILENO);
+		} else if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+			/* Never wait here for a reader: that is the writer thread's job. */
+			if ((fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+				snprintf(why, size, "%s: %s", path, errno == ENXIO ?
+					 "a FIFO nobody reads" : strerror(errno));
+				goto fail;
+			}
+			fcntl(fd, F_SETFL, 0);
+		}
+		if (fd >= 0 ? !(r->rec = recorder_start_fd(fd, path, &hd, &ro, why, size)) :
+		    !(r->rec = recorder_start(path, &hd, &ro, why, size)))
 			goto fail;
 	}
 	snprintf(r->path, sizeof(r->path), "%s", path);

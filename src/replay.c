@@ -26,6 +26,9 @@ replay_open(const char *path, char *why, size_t size)
 		replay_close(rp);
 		return NULL;
 	}
+	/* Check every chunk now (a day's file in tens of ms) so damage is
+	 * reported at once, not found on the way. */
+	rec_reader_verify(rp->r);
 	rp->at = SIZE_MAX;
 	return rp;
 }
@@ -98,6 +101,27 @@ replay_seek(struct replay *rp, size_t i)
 		if ((r = replay_next(rp, j)) < 0)
 			return r;
 	return 0;
+}
+
+int
+replay_report_damage(const struct replay *rp, const char *path, FILE *f)
+{
+	size_t nd;
+	const struct rec_damage *dm = rec_reader_damage(rp->r, &nd);
+	struct rec_info info;
+	int lines = 0;
+
+	rec_reader_info(rp->r, &info);
+	for (size_t i = 0; i < nd; i++, lines++)
+		fprintf(f, "pagetop: %s: damaged at byte %llu: %llu bytes skipped, %llu samples lost\n",
+			path, (unsigned long long)dm[i].offset, (unsigned long long)dm[i].bytes,
+			(unsigned long long)dm[i].lost);
+	if (info.tail) {
+		fprintf(f, "pagetop: %s: cut short: the last %llu bytes are an unfinished frame\n",
+			path, (unsigned long long)info.tail);
+		lines++;
+	}
+	return lines;
 }
 
 double

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "recfile.h"
 #include "sample.h"
@@ -26,6 +27,10 @@ size_t replay_count(const struct replay *rp);
 /* Decodes sample i into rp->cur: 0, or -errno with rp->error saying why
  * (a damaged chunk: the samples after the next keyframe still read). */
 int replay_seek(struct replay *rp, size_t i);
+/* One line per damaged stretch of the file (and for a file not closed
+ * properly), for a warning: "PATH: damaged at byte N: M bytes skipped,
+ * K samples lost". Returns how many lines it wrote into f. */
+int replay_report_damage(const struct replay *rp, const char *path, FILE *f);
 /* Time strings: "14:03:10" (on the recording's first day, or the next
  * after it when earlier), "2026-11-30 14:03:10", "+5m" / "-30s" from
  * base, or seconds since the epoch. The wall time, or NAN. */

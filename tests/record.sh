@@ -122,6 +122,31 @@ sz=$(stat -c %s $T/max.ptrec)
 check_eq "... within the limit" "$([ $sz -le 20480 ] && echo yes)" yes
 check "... and the file is whole" $PAGETOP dump $T/max.ptrec --info
 
+# A stalled disk: the recording goes to a FIFO whose reader never reads and
+# whose buffer is already full, so the writer thread blocks on its first
+# write. The dashboard must go on sampling at its interval and answer keys.
+mkfifo $T/stall.fifo
+sleep 600 < $T/stall.fifo &
+spid=$!
+dd if=/dev/zero bs=65536 count=1 of=$T/stall.fifo 2>/dev/null
+tmux_start st 80 24 "LANG=C.UTF-8 $PAGETOP --proc-root $T/root -d 0.2 --record $T/stall.fifo"
+check_screen "stalled recording: the dashboard starts, REC shown" st ' REC '
+t1=$(date +%s.%N)
+s1=$(screen_of st | sed -En '1s/.* LIVE ([0-9:]{8}) .*/\1/p')
+sleep 3
+s2=$(screen_of st | sed -En '1s/.* LIVE ([0-9:]{8}) .*/\1/p')
+d=$(( $(date -d "$s2" +%s) - $(date -d "$s1" +%s) ))
+if [ "$d" -ge 2 ] && [ "$d" -le 4 ]; then ok "stalled recording: samples keep their interval (clock moved ${d}s in 3s)"; else not_ok "stalled recording: samples keep their interval" "clock went from $s1 to $s2"; fi
+keys st 2
+check_screen "stalled recording: keys answer at once" st '^Zone: ' 2
+keys st 1
+check_screen "stalled recording: the overview is back" st '^Memory ' 2
+kill $spid 2>/dev/null
+wait $spid 2>/dev/null
+check_screen "the reader gone, the recording stops with a reason" st 'recording stopped|REC .*STOPPED' 5
+keys st q
+check_screen "the dashboard still quits cleanly" st '^exit=0$'
+
 # The dashboard records too: R starts, m marks, pagetop mark reaches it, R stops.
 mkdir -p $T/dash
 tmux_start dr 80 24 "cd $T/dash && LANG=C.UTF-8 $PAGETOP --proc-root $T/root -d 0.3"
