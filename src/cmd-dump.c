@@ -91,17 +91,49 @@ static const struct {
 	{ "tasks", SRC_BIT(SRC_TASKS) },
 };
 
+/*
+ * pagetypeinfo is read less often than the rest: a sample between reads
+ * gets the last read before it, copied in with its time. The sample i is
+ * decoded again afterwards.
+ */
+static double
+dump_pti_in_force(struct replay *rp, size_t i)
+{
+	static struct pagetypeinfo pti;
+	double when = NAN;
+
+	if (rp->cur->status[SRC_PAGETYPEINFO].err != SRC_NOT_READ)
+		return rp->cur->wall;
+	for (size_t j = i; j-- > 0;) {
+		if (replay_seek(rp, j) < 0)
+			break;
+		if (rp->cur->status[SRC_PAGETYPEINFO].err == SRC_NOT_READ)
+			continue;
+		if (sample_has(rp->cur, SRC_PAGETYPEINFO)) {
+			pti = rp->cur->pti;
+			when = rp->cur->wall;
+		}
+		break;
+	}
+	if (replay_seek(rp, i) < 0 || isnan(when))
+		return NAN;
+	rp->cur->pti = pti;
+	rp->cur->status[SRC_PAGETYPEINFO].err = 0;
+	return when;
+}
+
 /* One sample as text: a "==> /proc/FILE <==" heading per file, as tail(1) does. */
 static void
-dump_text(const struct sample *s, unsigned mask)
+dump_text(const struct sample *s, unsigned mask, double pti_when)
 {
 	char when[32];
 	bool first = true;
 
-	fmt_time(s->wall, when, sizeof(when));
 	for (int src = 0; src < SRC_COUNT; src++) {
 		if (!(mask & SRC_BIT(src)) || !sample_has(s, src))
 			continue;
+		fmt_time(src == SRC_PAGETYPEINFO && !isnan(pti_when) ? pti_when : s->wall, when,
+			 sizeof(when));
 		printf("%s==> /proc/%s at %s <==\n", first ? "" : "\n", src == SRC_TASKS ?
 		       "*/task/*/stack (blocked tasks)" : source_name(src), when);
 		sample_proc_print(stdout, s, src);
@@ -211,7 +243,9 @@ cmd_dump_exec(int argc, char **argv)
 			sample_json(&j, rp->cur, NULL);
 			fputc('\n', stdout);
 		} else {
-			dump_text(rp->cur, mask);
+			double pti_when = mask & SRC_BIT(SRC_PAGETYPEINFO) ? dump_pti_in_force(rp, i) : NAN;
+
+			dump_text(rp->cur, mask, pti_when);
 		}
 	}
 	if (replay_report_damage(rp, path, stderr) > 0)
