@@ -258,27 +258,22 @@ replay_key(struct dashboard *d, int ch)
 void
 replay_prompt_key(struct dashboard *d, int ch)
 {
-	size_t n = strlen(d->prompt_text);
+	enum edit_result r = draw_edit_key(d->prompt_text, sizeof(d->prompt_text), ch);
+	const struct hist_entry *e;
+	double t;
 
-	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		const struct hist_entry *e = history_get(d->h, d->seq);
-		double t = replay_parse_time(d->rp, d->prompt_text, e ? e->wall : 0);
-
-		d->prompt = 0;
-		if (isnan(t))
-			snprintf(d->message, sizeof(d->message), "not a time: '%s' (14:03:10, "
-				 "2026-11-30 14:03:10, +5m, -30s)", d->prompt_text);
-		else
-			replay_goto(d, rec_reader_find(d->rp->r, t));
-	} else if (ch == 27) {
-		d->prompt = 0;
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-		if (n)
-			d->prompt_text[n - 1] = '\0';
-	} else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof(d->prompt_text)) {
-		d->prompt_text[n] = (char)ch;
-		d->prompt_text[n + 1] = '\0';
-	}
+	if (r == EDIT_MORE)
+		return;
+	d->prompt = 0;
+	if (r == EDIT_CANCEL)
+		return;
+	e = history_get(d->h, d->seq);
+	t = replay_parse_time(d->rp, d->prompt_text, e ? e->wall : 0);
+	if (isnan(t))
+		snprintf(d->message, sizeof(d->message), "not a time: '%.60s' (14:03:10, "
+			 "2026-11-30 14:03:10, +5m, -30s)", d->prompt_text);
+	else
+		replay_goto(d, rec_reader_find(d->rp->r, t));
 }
 
 /* The line above the status line: where we are, marks (|) and gaps (!). */

@@ -384,23 +384,19 @@ dashboard_step(struct dashboard *d, int64_t by)
 		d->seq = cur + (uint64_t)by;
 }
 
-/* Keys while typing a filter. */
+/* Keys while typing a filter: Enter keeps it, Esc clears it. */
 static void
 dashboard_filter_key(struct dashboard *d, int ch)
 {
-	size_t n = strlen(d->filter);
-
-	if (ch == '\n' || ch == KEY_ENTER || ch == '\r') {
-		d->filtering = false;
-	} else if (ch == 27) {
+	switch (draw_edit_key(d->filter, sizeof(d->filter), ch)) {
+	case EDIT_CANCEL:
 		d->filter[0] = '\0';
+		/* FALLTHROUGH */
+	case EDIT_DONE:
 		d->filtering = false;
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-		if (n)
-			d->filter[n - 1] = '\0';
-	} else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof(d->filter)) {
-		d->filter[n] = (char)ch;
-		d->filter[n + 1] = '\0';
+		break;
+	case EDIT_MORE:
+		break;
 	}
 }
 
@@ -421,20 +417,12 @@ dashboard_key(struct dashboard *d, int ch)
 		return true;
 	}
 	if (d->prompt == 'm') {
-		size_t n = strlen(d->prompt_text);
+		enum edit_result r = draw_edit_key(d->prompt_text, sizeof(d->prompt_text), ch);
 
-		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		if (r != EDIT_MORE)
 			d->prompt = 0;
+		if (r == EDIT_DONE)
 			dashboard_mark(d, d->prompt_text);
-		} else if (ch == 27) {
-			d->prompt = 0;
-		} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-			if (n)
-				d->prompt_text[n - 1] = '\0';
-		} else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof(d->prompt_text)) {
-			d->prompt_text[n] = (char)ch;
-			d->prompt_text[n + 1] = '\0';
-		}
 		return true;
 	}
 	if (views[d->view]->handle_key &&

@@ -115,6 +115,25 @@ draw_clear_line(int y, int x, int w, enum style st)
 	attrset(A_NORMAL);
 }
 
+enum edit_result
+draw_edit_key(char *text, size_t size, int key)
+{
+	size_t n = strlen(text);
+
+	if (key == '\n' || key == '\r' || key == KEY_ENTER)
+		return EDIT_DONE;
+	if (key == 27)
+		return EDIT_CANCEL;
+	if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+		if (n)
+			text[n - 1] = '\0';
+	} else if (key >= 0x20 && key < 0x7f && n + 1 < size) {
+		text[n] = (char)key;
+		text[n + 1] = '\0';
+	}
+	return EDIT_MORE;
+}
+
 bool
 draw_utf8(void)
 {

@@ -60,6 +60,10 @@ void fmt_duration(double s, char *dst, size_t size);
 
 /* Whether block glyphs and rules are drawn (a UTF-8 locale, no --ascii). */
 bool draw_utf8(void);
+/* One key typed into a one-line text field (filter, mark, time). */
+enum edit_result { EDIT_MORE, EDIT_DONE, EDIT_CANCEL };
+enum edit_result draw_edit_key(char *text, size_t size, int key);
+
 /* The en dash (or "-") used for unknown values. */
 const char *draw_unknown(void);
 

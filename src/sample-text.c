@@ -5,25 +5,8 @@
 #include <time.h>
 
 #include "counters.h"
+#include "draw.h"
 #include "frag.h"
-
-/* KiB as a short human figure: "23.5G", "412M", "12K". */
-static void
-human_kib(uint64_t kib, char *dst, size_t size)
-{
-	static const char units[] = "KMGTP";
-	double v = (double)kib;
-	int u = 0;
-
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0 || v >= 100)
-		snprintf(dst, size, "%.0f%c", v, units[u]);
-	else
-		snprintf(dst, size, "%.1f%c", v, units[u]);
-}
 
 static void
 print_thousandths(FILE *f, int v)
@@ -48,7 +31,7 @@ text_memory(FILE *f, const struct sample *s)
 
 		if (!meminfo_get(&s->mem, keys[i], &v))
 			continue;
-		human_kib(v, h, sizeof(h));
+		fmt_kib(v, h, sizeof(h));
 		fprintf(f, "%s%-13s %7s", col == 0 ? "  " : "   ", keys[i], h);
 		if (++col == 3) {
 			fputc('\n', f);
