@@ -1,10 +1,13 @@
 /*
  * The task scan: every thread of every process, every tick, as cheaply as
- * the kernel allows. Each task's stat file stays open and is pread() from
- * offset 0; the directories are listed again only when /proc/stat's
- * "processes" (forks since boot) moved or a task vanished. For the few
- * tasks in state D it reads wchan, the kernel stack (root only) and, with
- * libproc2, the command line and user.
+ * the kernel allows. Each task's stat and schedstat files stay open and
+ * are pread() from offset 0. A task whose schedstat did not change has not
+ * run since the last tick, so its state cannot have changed and its stat
+ * is not read; stat is read for tasks that ran, are new, are in D, and for
+ * every task once in ten ticks. Directories are listed again only when
+ * /proc/stat's "processes" (forks since boot) moved or a task vanished.
+ * For the few tasks in state D it reads wchan, the kernel stack (root
+ * only) and, with libproc2, the command line and user.
  */
 #ifndef PAGETOP_TASKSCAN_H
 #define PAGETOP_TASKSCAN_H
