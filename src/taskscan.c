@@ -7,7 +7,9 @@
  *	<root>/stat "processes" moved? -> getdents64 <root>: the processes
  *	pread <root>/P/task/T/stat at 0 for every task, through one held
  *	  descriptor each -> state -> by_state; for the few in D: wchan,
- *	  stack, and libproc2 for cmdline and user
+ *	  and their stacks and processes' cmdline and user as far as the
+ *	  taskinfo worker has read them (taskinfo.c: those reads can
+ *	  block for as long as the task is stuck)
  *	a process that lost a thread (the pread failed), whose thread count
  *	  (num_threads in its leader's line) is not ours, or that is new:
  *	  getdents64 <root>/P/task, merge by tid keeping descriptors and
@@ -64,8 +66,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include <libproc2/pids.h>
-
+#include "taskinfo.h"
 #include "taskstat.h"
 
 #define PROC_SUPER_MAGIC	0x9fa0
@@ -80,12 +81,10 @@
 #define PROCSTAT_START		(16 * 1024)
 #define PROCSTAT_MAX		(16 * 1024 * 1024)
 #define DENTS_SIZE		(32 * 1024)
-#define STACK_READ		(16 * 1024)	/* 64 frames of ~100 bytes */
 #define WCHAN_READ		64
 #define ARRAY_START		256
-#define PIDS_BATCH		255	/* procps_pids_select() takes at most 255 */
 #define PF_KTHREAD		0x00200000	/* in a stat line's flags */
-#define DETAILS_MAX		(2 * TASKS_MAX_BLOCKED)
+#define FIRST_WAIT_MS		100	/* for the worker, at the first scan */
 
 struct task {
 	int tid;		/* 0: gone, dropped at the next listing */
@@ -123,27 +122,6 @@ struct index {
 	size_t size;		/* a power of two, at least twice the keys */
 };
 
-/*
- * A blocked task's process details, kept while that process lives (its
- * proc id) under the same name (an exec changes comm), so that libproc2
- * is asked once about a process that blocks again and again.
- */
-struct detail {
-	int tgid;
-	unsigned long proc_id;
-	char comm[16];
-	unsigned long used;	/* the scan that last needed it */
-	char cmdline[160];
-	char user[32];
-};
-
-/* What libproc2 is asked for, in this order (see PIDS_VAL below). Without
- * PIDS_CMD, an empty command line comes back as "[(null)]". */
-enum { ITEM_PID, ITEM_CMDLINE, ITEM_EUSER, ITEM_CMD };
-static enum pids_item pids_items[] = {
-	PIDS_ID_PID, PIDS_CMDLINE, PIDS_ID_EUSER, PIDS_CMD
-};
-
 struct taskscan {
 	char root[PATH_MAX];
 	int root_fd;		/* -1 when root could not be opened */
@@ -178,20 +156,15 @@ struct taskscan {
 	bool fds_short;		/* EMFILE while reopening */
 	bool no_sched;		/* schedstat missing: not opened till full */
 
-	struct pids_info *pids;
+	struct taskinfo *info;	/* stacks, cmdlines, users; NULL: none */
 	unsigned long proc_ids;	/* the last one given */
-	struct detail details[DETAILS_MAX];
-	int n_details;
 	/* Of out->b[i]: */
 	bool kthread[TASKS_MAX_BLOCKED];
 	unsigned long b_proc_id[TASKS_MAX_BLOCKED];
-	struct detail *b_detail[TASKS_MAX_BLOCKED];
-	unsigned ask[TASKS_MAX_BLOCKED];
 	unsigned long sigs[TASKS_MAX_STACKS];
 	struct stack scratch;	/* a stack read when all slots are taken */
 
 	_Alignas(8) char dents[DENTS_SIZE];	/* struct dirent64 records */
-	char stackbuf[STACK_READ];
 };
 
 /* Makes room for need elements in *arr, doubling: 0 or -ENOMEM. */
@@ -282,7 +255,6 @@ taskscan_new(const char *root)
 {
 	struct taskscan *ts;
 	struct statfs sfs;
-	unsigned self;
 
 	if (root == NULL || *root == '\0')
 		root = "/proc";
@@ -322,20 +294,13 @@ taskscan_new(const char *root)
 		    sfs.f_type == PROC_SUPER_MAGIC;
 	}
 	/*
-	 * libproc2 reads /proc whatever our root is, so it only fills in
-	 * details for the real thing. It is set up once here, and asked
-	 * about ourselves so that its first-use allocations (a few dozen)
-	 * happen now; later, each procps_pids_select() allocates a few
-	 * times, and is called only on ticks where a process blocks for the
-	 * first time (see details_fill).
+	 * libproc2 reads /proc whatever our root is, so it only serves the
+	 * real thing; a made-up root gets plain reads of its cmdline files.
+	 * Without the worker (out of memory, no thread), no details and no
+	 * stacks: their reads may block, and are never made here.
 	 */
-	if (ts->live && procps_pids_new(&ts->pids, pids_items,
-	    (int)(sizeof(pids_items) / sizeof(pids_items[0]))) < 0)
-		ts->pids = NULL;
-	if (ts->pids != NULL) {
-		self = (unsigned)getpid();
-		procps_pids_select(ts->pids, &self, 1, PIDS_SELECT_PID);
-	}
+	if (ts->root_fd >= 0)
+		ts->info = taskinfo_new(ts->root, ts->live);
 	return ts;
 }
 
@@ -356,8 +321,7 @@ taskscan_free(struct taskscan *ts)
 		close(ts->stat_fd);
 	if (ts->root_fd >= 0)
 		close(ts->root_fd);
-	if (ts->pids != NULL)
-		procps_pids_unref(&ts->pids);
+	taskinfo_free(ts->info);
 	free(ts->procstat);
 	free(ts->t);
 	free(ts->t_next);
@@ -715,35 +679,31 @@ hash_str(const char *s)
 	return h;
 }
 
-/* One read of <root>/P/task/T/<name> into buf (NUL-terminated): the
- * length, or -errno. */
+/*
+ * One read of <root>/P/task/T/<name> into buf (NUL-terminated): the
+ * length, or -errno. Only for files that take none of the target's
+ * sleeping locks (wchan: a ptrace check under a spinlock); the others are
+ * the taskinfo worker's.
+ */
 static ssize_t
 task_file_read(struct taskscan *ts, const struct task *e, const char *name,
-    char *buf, size_t size, bool whole)
+    char *buf, size_t size)
 {
 	char path[64];
-	size_t n = 0;
 	ssize_t r;
 	int fd;
 
 	snprintf(path, sizeof(path), "%d/task/%d/%s", e->tgid, e->tid, name);
 	if ((fd = openat(ts->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
-	while (n < size - 1) {
-		if ((r = read(fd, buf + n, size - 1 - n)) < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			r = -errno;
-			close(fd);
-			return r;
-		}
-		n += (size_t)r;
-		if (r == 0 || !whole)
-			break;
-	}
+	do
+		r = read(fd, buf, size - 1);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		r = -errno;
 	close(fd);
-	buf[n] = '\0';
-	return (ssize_t)n;
+	buf[r > 0 ? r : 0] = '\0';
+	return r;
 }
 
 static bool
@@ -763,32 +723,32 @@ stack_same(const struct stack *a, const struct stack *b)
 
 /*
  * The kernel stack of a blocked task, as an index into out->stacks shared
- * with the tasks blocked alike; -1 when it cannot be read. The first
- * EACCES/EPERM (no CAP_SYS_ADMIN in the initial namespace) or ENOENT
- * (no CONFIG_STACKTRACE) stops the tries for the rest of the tick.
+ * with the tasks blocked alike; -1 when it cannot be read or none was
+ * read yet. The taskinfo worker reads it (the read takes the target's
+ * exec lock, see taskinfo.c): this is the last one it read, at the
+ * previous tick or before when it is busy or stuck. The first EACCES/EPERM
+ * (no CAP_SYS_ADMIN in the initial namespace) or ENOENT (no
+ * CONFIG_STACKTRACE) stops the tries for the rest of the tick.
  */
 static int
-stack_read(struct taskscan *ts, const struct task *e, struct tasks *out)
+stack_get(struct taskscan *ts, int tgid, int tid, bool anew,
+    struct tasks *out)
 {
 	struct stack *st;
 	unsigned long sig;
-	ssize_t r;
-	int k;
+	int k, r;
 
-	if (out->stack_err != 0)
+	if (out->stack_err != 0 || ts->info == NULL)
 		return -1;
-	r = task_file_read(ts, e, "stack", ts->stackbuf, sizeof(ts->stackbuf),
-	    true);
+	/* Into the next free slot, or the scratch one when full. */
+	st = out->n_stacks < TASKS_MAX_STACKS ?
+	    &out->stacks[out->n_stacks] : &ts->scratch;
+	r = taskinfo_stack(ts->info, tgid, tid, anew, ts->scans, st);
 	if (r == -EACCES || r == -EPERM || r == -ENOENT) {
-		out->stack_err = (int)-r;
+		out->stack_err = -r;
 		return -1;
 	}
 	if (r < 0)
-		return -1;
-	/* Parse into the next free slot, or the scratch one when full. */
-	st = out->n_stacks < TASKS_MAX_STACKS ?
-	    &out->stacks[out->n_stacks] : &ts->scratch;
-	if (stack_parse(ts->stackbuf, (size_t)r, st, NULL) != 0)
 		return -1;
 	sig = stack_signature(st);
 	for (k = 0; k < out->n_stacks; k++) {
@@ -808,6 +768,7 @@ blocked_add(struct taskscan *ts, struct task *e, const struct taskstat *st,
 {
 	struct blocked_task *b;
 	char wchan[WCHAN_READ];
+	bool anew = !e->in_d;
 	uint64_t h;
 
 	if (out->n_blocked == TASKS_MAX_BLOCKED) {
@@ -829,7 +790,7 @@ blocked_add(struct taskscan *ts, struct task *e, const struct taskstat *st,
 	b->state = 'D';
 	memcpy(b->comm, st->comm, sizeof(b->comm));
 
-	if (task_file_read(ts, e, "wchan", wchan, sizeof(wchan), false) < 0 ||
+	if (task_file_read(ts, e, "wchan", wchan, sizeof(wchan)) < 0 ||
 	    strcmp(wchan, "0") == 0)
 		wchan[0] = '\0';
 	snprintf(b->wchan, sizeof(b->wchan), "%.*s", (int)sizeof(b->wchan) - 1,
@@ -850,117 +811,34 @@ blocked_add(struct taskscan *ts, struct task *e, const struct taskstat *st,
 	e->in_d = true;
 	b->since = e->since;
 	b->since_start = e->since_start;
-	b->stack = stack_read(ts, e, out);
+	b->stack = stack_get(ts, e->tgid, e->tid, anew, out);
 	b->cmdline[0] = '\0';
 	b->user[0] = '\0';
 }
 
-/* The details of blocked task i, or NULL. */
-static struct detail *
-details_find(struct taskscan *ts, const struct tasks *out, int i)
-{
-	struct detail *d;
-	int k;
-
-	for (k = 0; k < ts->n_details; k++) {
-		d = &ts->details[k];
-		if (d->tgid == out->b[i].tgid &&
-		    d->proc_id == ts->b_proc_id[i] &&
-		    strcmp(d->comm, out->b[i].comm) == 0)
-			return d;
-	}
-	return NULL;
-}
-
-/* A new entry for blocked task i, in place of the one unused longest. */
-static struct detail *
-details_add(struct taskscan *ts, const struct tasks *out, int i)
-{
-	struct detail *d;
-	int k;
-
-	if (ts->n_details < DETAILS_MAX)
-		d = &ts->details[ts->n_details++];
-	else {
-		/* At most TASKS_MAX_BLOCKED of them are in use now. */
-		d = &ts->details[0];
-		for (k = 1; k < DETAILS_MAX; k++) {
-			if (ts->details[k].used < d->used)
-				d = &ts->details[k];
-		}
-	}
-	d->tgid = out->b[i].tgid;
-	d->proc_id = ts->b_proc_id[i];
-	memcpy(d->comm, out->b[i].comm, sizeof(d->comm));
-	d->used = ts->scans;
-	d->cmdline[0] = d->user[0] = '\0';
-	return d;
-}
-
 /*
- * Command line and user of the blocked tasks' processes. Those we know
- * keep what we had; kernel threads have no command line and run as root;
- * the others are asked of libproc2 in one procps_pids_select(). That
- * allocates (and may look the user up through NSS), which is acceptable
- * only because it happens on ticks where a process blocks for the first
- * time, never in the steady state. Reading a cmdline takes the target's
- * mmap lock: a process whose lock is held by a stuck writer can make this
- * wait.
+ * Command line and user of the blocked tasks' processes. Kernel threads
+ * have none and run as root; the others are asked of the taskinfo worker,
+ * which never makes us wait: reading a cmdline takes the target's mmap
+ * lock, held or waited on by the very tasks we list. Until it has read
+ * one, it shows as TASKINFO_PENDING with no user. No allocation here: the
+ * worker's libproc2 calls allocate, on its own thread.
  */
 static void
 details_fill(struct taskscan *ts, struct tasks *out)
 {
-	struct pids_fetch *f;
-	struct pids_stack *s;
-	struct detail *d;
-	const char *str;
-	int i, j, k, n_ask = 0, tgid;
+	struct blocked_task *b;
+	int i;
 
 	for (i = 0; i < out->n_blocked; i++) {
-		if ((d = details_find(ts, out, i)) != NULL) {
-			d->used = ts->scans;
-			ts->b_detail[i] = d;
-			continue;
-		}
-		d = ts->b_detail[i] = details_add(ts, out, i);
-		if (ts->kthread[i])
-			snprintf(d->user, sizeof(d->user), "root");
-		else
-			ts->ask[n_ask++] = (unsigned)d->tgid;
-	}
-	for (k = 0; ts->pids != NULL && k < n_ask; k += PIDS_BATCH) {
-		f = procps_pids_select(ts->pids, ts->ask + k,
-		    n_ask - k < PIDS_BATCH ? n_ask - k : PIDS_BATCH,
-		    PIDS_SELECT_PID);
-		if (f == NULL)
-			break;
-		for (j = 0; j < f->counts->total; j++) {
-			s = f->stacks[j];
-			tgid = PIDS_VAL(ITEM_PID, s_int, s, ts->pids);
-			/* Every blocked task of that process that asked. */
-			for (i = 0; i < out->n_blocked; i++) {
-				d = ts->b_detail[i];
-				if (d->tgid != tgid || d->used != ts->scans ||
-				    d->cmdline[0] != '\0' || ts->kthread[i])
-					continue;
-				/* An empty one (a zombie) comes back as
-				 * "[comm]". */
-				str = PIDS_VAL(ITEM_CMDLINE, str, s, ts->pids);
-				if (str != NULL)
-					snprintf(d->cmdline, sizeof(d->cmdline),
-					    "%s", str);
-				str = PIDS_VAL(ITEM_EUSER, str, s, ts->pids);
-				if (str != NULL)
-					snprintf(d->user, sizeof(d->user),
-					    "%s", str);
-			}
-		}
-	}
-	for (i = 0; i < out->n_blocked; i++) {
-		memcpy(out->b[i].cmdline, ts->b_detail[i]->cmdline,
-		    sizeof(out->b[i].cmdline));
-		memcpy(out->b[i].user, ts->b_detail[i]->user,
-		    sizeof(out->b[i].user));
+		b = &out->b[i];
+		if (ts->kthread[i]) {
+			b->cmdline[0] = '\0';
+			snprintf(b->user, sizeof(b->user), "root");
+		} else if (ts->info != NULL)
+			taskinfo_get(ts->info, b->tgid, ts->b_proc_id[i],
+			    b->comm, ts->scans, b->cmdline, sizeof(b->cmdline),
+			    b->user, sizeof(b->user));
 	}
 }
 
@@ -1138,7 +1016,7 @@ void
 taskscan_read(struct taskscan *ts, double mono, struct tasks *out)
 {
 	uint64_t processes;
-	int r, err;
+	int i, r, err;
 
 	/* Clear only the header: the arrays are filled as far as used. */
 	memset(out->by_state, 0, sizeof(out->by_state));
@@ -1188,6 +1066,20 @@ taskscan_read(struct taskscan *ts, double mono, struct tasks *out)
 	}
 	if (out->n_blocked > 0)
 		details_fill(ts, out);
+	/*
+	 * A first scan may be all a caller takes (pagetop snapshot): it
+	 * waits a little for the worker, and takes what it read. The
+	 * stacks are asked again for that, one read more each.
+	 */
+	if (out->n_blocked > 0 && ts->scans == 0 && ts->info != NULL) {
+		taskinfo_wait(ts->info, FIRST_WAIT_MS);
+		out->n_stacks = 0;
+		out->stack_err = 0;
+		for (i = 0; i < out->n_blocked; i++)
+			out->b[i].stack = stack_get(ts, out->b[i].tgid,
+			    out->b[i].tid, false, out);
+		details_fill(ts, out);
+	}
 	note_set(ts, out);
 	ts->scans++;
 }

@@ -6,8 +6,10 @@
  * is not read; stat is read for tasks that ran, are new, are in D, and for
  * every task once in ten ticks. Directories are listed again only when
  * /proc/stat's "processes" (forks since boot) moved or a task vanished.
- * For the few tasks in state D it reads wchan, the kernel stack (root
- * only) and, with libproc2, the command line and user.
+ * For the few tasks in state D it reads wchan; their kernel stacks (root
+ * only) and, with libproc2, command lines and users are read by a worker
+ * thread (taskinfo.c), because those reads take locks a blocked task may
+ * hold (mmap_lock, cred_guard_mutex) and must never stall the scan.
  */
 #ifndef PAGETOP_TASKSCAN_H
 #define PAGETOP_TASKSCAN_H

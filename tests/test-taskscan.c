@@ -5,11 +5,15 @@
  * live /proc: a
  * parent blocked in vfork() (tests/vfork-helper), then thousands of
  * short-lived threads (tests/thread-churn) for leaks of descriptors and
- * stale tasks. The helpers are looked for next to this program.
+ * stale tasks. The helpers are looked for next to this program. The
+ * details worker (taskinfo.c) on a made-up tree whose cmdline is a FIFO
+ * nobody writes: its read blocks, the scans must not.
  *
  * Allocations are counted by replacing malloc, calloc and realloc with
  * counting wrappers around glibc's own; a sanitizer build has its own
- * allocator, and those checks are skipped there.
+ * allocator, and those checks are skipped there. Only the scanning
+ * thread counts (counting is per thread): the details worker allocates
+ * inside libproc2 when a process blocks anew, off the scan's path.
  */
 
 #include <dirent.h>
@@ -29,6 +33,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "taskinfo.h"
 #include "taskscan.h"
 #include "taskstat.h"
 
@@ -45,7 +50,7 @@ extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
 
-static volatile bool counting;
+static _Thread_local volatile bool counting;
 static volatile unsigned long n_allocs;
 
 void *
@@ -289,6 +294,7 @@ check_fake(void)
 	const struct blocked_task *b, *b2;
 	unsigned long allocs = 0;
 	char cmd[PATH_MAX + 16];
+	double t;
 
 	snprintf(fake, sizeof(fake), "%s/taskscan-XXXXXX",
 	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -311,7 +317,9 @@ check_fake(void)
 		printf("Bail out! taskscan_new failed\n");
 		exit(1);
 	}
+	t = now();
 	taskscan_read(ts, 100, &out);	/* warm-up */
+	t = now() - t;
 	tap_eq_int(out.total, 5, "fake: 5 tasks read (the garbage one not counted)");
 	tap_ok(out.by_state['S'] == 1 && out.by_state['D'] == 2 &&
 	    out.by_state['R'] == 1 && out.by_state['I'] == 1,
@@ -328,20 +336,35 @@ check_fake(void)
 		tap_ok(b->since == 100 && b->since_start && b2->since_start,
 		    "fake: blocked at the first scan: since_start");
 		tap_ok(b->stack >= 0 && b->stack == b2->stack &&
-		    out.n_stacks == 1, "fake: the same stack, shared");
+		    out.n_stacks == 1, "fake: the same stack, shared: the "
+		    "first scan waited %.1f ms for the worker", t * 1000);
 		if (b->stack >= 0)
 			tap_ok(out.stacks[b->stack].n == 4 &&
 			    strcmp(out.stacks[b->stack].f[0].func,
 			    "jbd2_log_wait_commit") == 0,
 			    "fake: stack frames read");
 		tap_ok(b->cmdline[0] == '\0' && b->user[0] == '\0',
-		    "fake: no libproc2 details outside /proc");
+		    "fake: no cmdline files: no details");
 	}
 
 	allocs += scan(ts, 105);
 	b = find_blocked(101);
 	tap_ok(b != NULL && b->since == 100 && b->since_start,
 	    "fake: still blocked: since kept");
+
+	/* A stack read again while blocked: the new one within a few. */
+	put("200/task/200/stack", "[<0>] folio_wait_bit_common+0x1/0x2\n"
+	    "[<0>] filemap_fault+0x3/0x4\n");
+	for (t = now(); now() - t < 2; nap(0.005)) {
+		taskscan_read(ts, 105, &out);
+		if ((b2 = find_blocked(200)) != NULL && b2->stack >= 0 &&
+		    strcmp(out.stacks[b2->stack].f[0].func,
+		    "folio_wait_bit_common") == 0)
+			break;
+	}
+	tap_ok(b2 != NULL && b2->stack >= 0 && out.n_stacks == 2 &&
+	    out.stacks[b2->stack].n == 2, "fake: a stack that changed is "
+	    "shown within %.0f ms", (now() - t) * 1000);
 
 	/* "0" is no wchan (running for an instant, or hidden): no change. */
 	put("100/task/101/wchan", "0");
@@ -651,6 +674,147 @@ check_sched(void)
 		printf("# could not remove %s\n", fake);
 }
 
+/* ---- The details worker, on a made-up tree. ---- */
+
+static void
+put_bytes(const char *rel, const char *bytes, size_t len)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", fake, rel);
+	if ((f = fopen(path, "w")) == NULL ||
+	    fwrite(bytes, 1, len, f) != len) {
+		printf("Bail out! cannot write %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	fclose(f);
+}
+
+/*
+ * 200 blocks with a readable cmdline: its details come within a few
+ * scans. Then 300 blocks with a cmdline that is a FIFO nobody writes:
+ * the worker's open blocks there, as a read of a stuck process's
+ * /proc/P/cmdline would, and the scans must go on as fast as before.
+ * Freeing the scanner must not wait for the worker; once the read
+ * returns (we open the FIFO for writing and close it), the worker frees
+ * what it holds.
+ */
+static void
+check_details(void)
+{
+	static const char argv200[] = "rsync\0-a\0/src\0/dst\0";
+	struct taskscan *ts, *ts2;
+	const struct blocked_task *b, *b2;
+	char fifo[PATH_MAX + 64], cmd[PATH_MAX + 16];
+	unsigned long allocs = 0;
+	double t, t0, worst = 0, mono = 100;
+	int fds0, fd, scans = 0;
+
+	snprintf(fake, sizeof(fake), "%s/taskscan-XXXXXX",
+	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(fake) == NULL) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		exit(1);
+	}
+	fake_processes(10);
+	fake_task(200, 200, "rsync", 'D', "io_schedule", jbd2_stack);
+	put_bytes("200/cmdline", argv200, sizeof(argv200) - 1);
+	fake_state(250, 250, "cp", 'S');
+	put_bytes("250/cmdline", "cp\0a\0b\0", 7);
+	fake_state(300, 300, "stuck", 'S');
+	snprintf(fifo, sizeof(fifo), "%s/300/cmdline", fake);
+	if (mkfifo(fifo, 0600) != 0) {
+		printf("Bail out! mkfifo %s: %s\n", fifo, strerror(errno));
+		exit(1);
+	}
+
+	fds0 = count_fds();
+	if ((ts = taskscan_new(fake)) == NULL) {
+		printf("Bail out! taskscan_new failed\n");
+		exit(1);
+	}
+	taskscan_read(ts, mono, &out);
+	b = find_blocked(200);
+	tap_ok(b != NULL && strcmp(b->cmdline, "rsync -a /src /dst") == 0 &&
+	    b->user[0] == '\0' && b->stack >= 0, "details: the first scan "
+	    "waits for them (briefly): \"%s\"", b ? b->cmdline : "(gone)");
+
+	/* Later ones come from the worker, a scan or two late. */
+	fake_state(250, 250, "cp", 'D');
+	allocs += scan(ts, ++mono);
+	b = find_blocked(250);
+	tap_ok(b != NULL && strcmp(b->cmdline, TASKINFO_PENDING) == 0 &&
+	    b->user[0] == '\0' && b->stack == -1, "details: pending when "
+	    "first seen: \"%s\"", b ? b->cmdline : "(gone)");
+	t0 = now();
+	do {
+		nap(0.005);
+		allocs += scan(ts, ++mono);
+		b = find_blocked(250);
+	} while (b != NULL && strcmp(b->cmdline, TASKINFO_PENDING) == 0 &&
+	    now() - t0 < 2);
+	tap_ok(b != NULL && strcmp(b->cmdline, "cp a b") == 0 &&
+	    b->stack >= 0, "details: \"%s\" and its stack within %.0f ms",
+	    b ? b->cmdline : "(gone)", (now() - t0) * 1000);
+
+	/* 300 blocks: the worker gets stuck in its cmdline. */
+	fake_state(300, 300, "stuck", 'D');
+	t0 = now();
+	while (now() - t0 < 0.5) {
+		t = now();
+		allocs += scan(ts, ++mono);
+		t = now() - t;
+		if (t > worst)
+			worst = t;
+		scans++;
+		nap(0.02);
+	}
+	b = find_blocked(300);
+	b2 = find_blocked(200);
+	tap_ok(b != NULL && strcmp(b->cmdline, TASKINFO_PENDING) == 0,
+	    "details: the stuck one still pending after 0.5 s: \"%s\"",
+	    b ? b->cmdline : "(not listed)");
+	tap_ok(b2 != NULL && strcmp(b2->cmdline, "rsync -a /src /dst") == 0 &&
+	    b2->stack >= 0, "details: the known ones (and stacks) still "
+	    "shown");
+	tap_ok(worst < 0.05, "details: %d scans while the worker is stuck, "
+	    "the slowest %.1f ms (< 50)", scans, worst * 1000);
+
+	/* A scanner started now: its first scan waits, but not long. */
+	ts2 = taskscan_new(fake);
+	t = now();
+	taskscan_read(ts2, mono, &out);
+	t = now() - t;
+	b = find_blocked(300);
+	tap_ok(t < 0.3 && b != NULL && strcmp(b->cmdline, TASKINFO_PENDING) == 0,
+	    "details: a first scan with a stuck one takes %.0f ms", t * 1000);
+	taskscan_free(ts2);
+	if (CAN_COUNT)
+		tap_eq_u64(allocs, 0, "details: scans after the first "
+		    "allocate nothing");
+	else
+		tap_ok(1, "details: allocations # SKIP sanitizer build");
+
+	t = now();
+	taskscan_free(ts);
+	t = now() - t;
+	tap_ok(t < 0.5, "details: freed in %.0f ms with the worker stuck",
+	    t * 1000);
+
+	/* Let the reads return: the workers free what they hold. */
+	if ((fd = open(fifo, O_WRONLY | O_NONBLOCK)) >= 0)
+		close(fd);
+	for (t0 = now(); count_fds() != fds0 && now() - t0 < 2; nap(0.01))
+		;
+	tap_eq_int(count_fds(), fds0, "details: no descriptor left once the "
+	    "stuck read returned");
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fake);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", fake);
+}
+
 /* ---- The live /proc. ---- */
 
 /* Starts a helper with one argument; its pid comes first on its stdout. */
@@ -718,6 +882,7 @@ check_vfork(void)
 	struct taskscan *ts, *ts2;
 	const struct blocked_task *b;
 	struct passwd *pw;
+	void *volatile kept;
 	double since = 0, held = 0, t;
 	unsigned long a, first = 0, allocs = 0;
 	int quiet = 0;
@@ -745,6 +910,22 @@ check_vfork(void)
 	tap_ok(b != NULL && b->since_start,
 	    "vfork: blocked at a scanner's first scan: since_start");
 	taskscan_free(ts2);
+
+	/* The details come from the worker, within a few scans. */
+	t = now();
+	do {
+		a = scan(ts, now());
+		if (blocked_anew())
+			first += a;
+		else
+			allocs += a;
+		b = find_blocked(pid);
+		if (b != NULL && strcmp(b->cmdline, TASKINFO_PENDING) != 0)
+			break;
+		nap(0.01);
+	} while (now() - t < 2);
+	tap_ok(b != NULL && strcmp(b->cmdline, TASKINFO_PENDING) != 0,
+	    "vfork: details read within %.0f ms", (now() - t) * 1000);
 
 	for (i = 0; i < 5; i++) {
 		t = now();
@@ -797,9 +978,17 @@ check_vfork(void)
 	tap_ok(all_found, "vfork: found at every scan");
 	tap_ok(same_since, "vfork: since does not move while it is blocked");
 	tap_ok(grows, "vfork: and mono - since grows (%.2f s at the end)", held);
-	if (CAN_COUNT)
-		tap_ok(first > 0, "vfork: the allocation counter works: "
-		    "asking libproc2 allocated %lu times", first);
+	if (CAN_COUNT) {
+		/* The counter counts: the scans' zeros mean something. */
+		a = n_allocs;
+		counting = true;
+		kept = malloc(16);	/* volatile: not optimised away */
+		counting = false;
+		free(kept);
+		tap_ok(n_allocs == a + 1, "vfork: the allocation counter "
+		    "works (%lu allocations in scans that saw a process block "
+		    "anew)", first);
+	}
 	if (CAN_COUNT && quiet > 0)
 		tap_eq_u64(allocs, 0, "vfork: %d scans with the same tasks "
 		    "blocked allocate nothing", quiet);
@@ -920,6 +1109,7 @@ main(int argc, char **argv)
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", fake);
 	check_sched();
+	check_details();
 	check_vfork();
 	check_steady();
 	check_churn();
