@@ -49,6 +49,8 @@ static inline int
 tap_done(void)
 {
 	printf("1..%d\n", tap_n);
+	/* A sanitizer that fails at exit does not flush stdio: flush now. */
+	fflush(stdout);
 	return 0;	/* failures are counted from the "not ok" lines */
 }
 
