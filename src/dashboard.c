@@ -553,9 +553,14 @@ dashboard_loop(struct dashboard *d)
 			redraw = false;
 		}
 		wait_ms = (int)ceil((d->next_tick - now_mono()) * 1000);
+		pfd[0].revents = 0;
 		if (poll(pfd, d->mark_fd >= 0 ? 2 : 1, wait_ms < 0 ? 0 : wait_ms) < 0 &&
 		    errno != EINTR)
 			return 1;
+		/* The terminal went away (its emulator died without a SIGHUP
+		 * reaching us): quit rather than spin on a dead descriptor. */
+		if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+			return 0;
 		while (marks_receive(d->mark_fd, mtext, sizeof(mtext))) {
 			dashboard_mark(d, mtext);
 			redraw = true;
