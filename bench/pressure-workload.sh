@@ -9,7 +9,8 @@ set -u
 cd "$(dirname "$0")/.."
 secs=${1:-150}
 work=$(mktemp -d /var/tmp/pagetop-load.XXXXXX)
-trap 'kill 0 2>/dev/null; rm -rf "$work"' EXIT INT TERM
+# Only our own jobs: "kill 0" would take the caller's process group with us.
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT INT TERM
 mark() { ./pagetop mark "$*" 2>/dev/null || true; }
 end=$(( $(date +%s) + secs ))
 
