@@ -29,40 +29,7 @@
 #include "sample.h"
 #include "tap.h"
 
-/*
- * Counting allocations: encoding and decoding must not allocate. glibc lets
- * a program replace malloc; these forward to glibc's own allocator. Not
- * under AddressSanitizer, which replaces malloc itself.
- */
-#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
-#define COUNT_ALLOCS 1
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-
-static long allocs;
-
-void *
-malloc(size_t n)
-{
-	allocs++;
-	return __libc_malloc(n);
-}
-
-void *
-calloc(size_t n, size_t size)
-{
-	allocs++;
-	return __libc_calloc(n, size);
-}
-
-void *
-realloc(void *p, size_t n)
-{
-	allocs++;
-	return __libc_realloc(p, n);
-}
-#endif
+#include "alloc-count.h"
 
 #define LIVE		"roots/live-6.18-x86_64"
 #define BUF_CAP		(1u << 20)

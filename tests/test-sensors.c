@@ -23,41 +23,7 @@
 
 #define NO_SENSORS_WHY	"no sensors found (none exposed by the kernel: common in VMs)"
 
-/*
- * Counting allocations: the sampling loop must not allocate. glibc lets a
- * program replace malloc; these forward to glibc's own allocator, so memory
- * from either side can be freed by the other. Not under AddressSanitizer,
- * which replaces malloc itself.
- */
-#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
-#define COUNT_ALLOCS 1
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-
-static long allocs;
-
-void *
-malloc(size_t n)
-{
-	allocs++;
-	return __libc_malloc(n);
-}
-
-void *
-calloc(size_t n, size_t size)
-{
-	allocs++;
-	return __libc_calloc(n, size);
-}
-
-void *
-realloc(void *p, size_t n)
-{
-	allocs++;
-	return __libc_realloc(p, n);
-}
-#endif
+#include "alloc-count.h"
 
 static void
 skip(const char *why)
