@@ -43,6 +43,7 @@ struct dashboard {
 	struct reasons *rs;
 	struct task_groups *groups;	/* the latest scan's blocked tasks, grouped */
 	struct history *h;
+	struct hist_entry shown;	/* the entry views read, unpacked */
 	bool paused;
 	uint64_t seq;			/* shown when paused */
 	int view;			/* index into views[] */

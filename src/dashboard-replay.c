@@ -259,16 +259,15 @@ void
 replay_prompt_key(struct dashboard *d, int ch)
 {
 	enum edit_result r = draw_edit_key(d->prompt_text, sizeof(d->prompt_text), ch);
-	const struct hist_entry *e;
-	double t;
+	double t, base;
 
 	if (r == EDIT_MORE)
 		return;
 	d->prompt = 0;
 	if (r == EDIT_CANCEL)
 		return;
-	e = history_get(d->h, d->seq);
-	t = replay_parse_time(d->rp, d->prompt_text, e ? e->wall : 0);
+	base = history_wall(d->h, d->seq);
+	t = replay_parse_time(d->rp, d->prompt_text, isnan(base) ? 0 : base);
 	if (isnan(t))
 		snprintf(d->message, sizeof(d->message), "not a time: '%.60s' (14:03:10, "
 			 "2026-11-30 14:03:10, +5m, -30s)", d->prompt_text);

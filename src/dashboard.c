@@ -183,15 +183,15 @@ dashboard_shown(struct dashboard *d)
 static void
 draw_header(struct dashboard *d, uint64_t seq)
 {
-	const struct hist_entry *e = history_get(d->h, seq);
+	double wall = history_wall(d->h, seq);
 	char when[32] = "", up[32] = "", every[32];
 	struct tm tm;
 	time_t t;
 	int x = 0;
 
 	draw_clear_line(0, 0, COLS, ST_HEADER);
-	if (e) {
-		t = (time_t)e->wall;
+	if (!isnan(wall)) {
+		t = (time_t)wall;
 		strftime(when, sizeof(when), "%H:%M:%S", localtime_r(&t, &tm));
 	}
 	x += draw_text(0, x, COLS - x, ST_HEADER, " pagetop  %s  %s ", d->host.hostname,
@@ -201,12 +201,12 @@ draw_header(struct dashboard *d, uint64_t seq)
 			       when, d->speed, d->playing ? (draw_utf8() ? "\u25b6" : ">") : "paused");
 	} else if (d->paused) {
 		uint64_t first, last;
-		const struct hist_entry *newest;
+		double newest;
 
 		history_range(d->h, &first, &last);
-		newest = history_get(d->h, last);
+		newest = history_wall(d->h, last);
 		x += draw_text(0, x, COLS - x, ST_SELECTED, " PAUSED %s (-%.0fs) ", when,
-			       newest && e ? newest->wall - e->wall : 0.0);
+			       !isnan(newest) && !isnan(wall) ? newest - wall : 0.0);
 	} else {
 		x += draw_text(0, x, COLS - x, ST_HEADER, " LIVE %s ", when);
 	}
@@ -318,6 +318,7 @@ dashboard_ctx(struct dashboard *d, struct view_ctx *ctx)
 			.pti_every = 10, .page_size = d->host.page_size, .filter = d->filter,
 			.y = 2, .x = 0, .rows = LINES - 4, .cols = COLS,
 		};
+		ctx->e = history_entry(d->h, ctx->seq, &d->shown) ? &d->shown : NULL;
 		return;
 	}
 	*ctx = (struct view_ctx){
@@ -338,6 +339,7 @@ dashboard_ctx(struct dashboard *d, struct view_ctx *ctx)
 		.rows = LINES - 3,
 		.cols = COLS,
 	};
+	ctx->e = history_entry(d->h, ctx->seq, &d->shown) ? &d->shown : NULL;
 }
 
 static void

@@ -5,25 +5,17 @@
 double
 derive_interval(const struct history *h, uint64_t seq)
 {
-	const struct hist_entry *cur = history_get(h, seq);
-	const struct hist_entry *prev = seq ? history_get(h, seq - 1) : NULL;
+	double cur = history_mono(h, seq), prev = seq ? history_mono(h, seq - 1) : NAN;
 
-	if (!cur || !prev || cur->mono <= prev->mono)
+	if (isnan(cur) || isnan(prev) || cur <= prev)
 		return NAN;
-	return cur->mono - prev->mono;
+	return cur - prev;
 }
 
 int64_t
 derive_delta(const struct history *h, uint64_t seq, enum counter c)
 {
-	const struct hist_entry *cur = history_get(h, seq);
-	const struct hist_entry *prev = seq ? history_get(h, seq - 1) : NULL;
-
-	if (!cur || !prev || !counter_valid(&cur->ctr, c) || !counter_valid(&prev->ctr, c))
-		return -1;
-	if (cur->ctr.v[c] < prev->ctr.v[c])
-		return -1;	/* a reset: no honest figure for this interval */
-	return (int64_t)(cur->ctr.v[c] - prev->ctr.v[c]);
+	return history_ctr_delta(h, seq, c);
 }
 
 double
@@ -51,16 +43,10 @@ derive_efficiency(const struct history *h, uint64_t seq, bool direct)
 double
 derive_psi_share(const struct history *h, uint64_t seq, int resource, bool full)
 {
-	const struct hist_entry *cur = history_get(h, seq);
-	const struct hist_entry *prev = seq ? history_get(h, seq - 1) : NULL;
-	const struct psi_line *a, *b;
+	int64_t stall = history_psi_stall(h, seq, resource, full);
 	double dt = derive_interval(h, seq);
 
-	if (!cur || !prev || isnan(dt) || resource < 0 || resource >= PSI_COUNT)
+	if (stall < 0 || isnan(dt))
 		return NAN;
-	a = full ? &prev->psi[resource].full : &prev->psi[resource].some;
-	b = full ? &cur->psi[resource].full : &cur->psi[resource].some;
-	if (!a->present || !b->present || b->total < a->total)
-		return NAN;
-	return fmin(100.0, (double)(b->total - a->total) / (dt * 1e6) * 100.0);
+	return fmin(100.0, (double)stall / (dt * 1e6) * 100.0);
 }

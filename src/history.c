@@ -1,5 +1,6 @@
 #include "history.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,49 @@ static const char *const mem_keys[MEM_COUNT] = {
 	[MEM_SWAP_TOTAL] = "SwapTotal",
 	[MEM_SWAP_FREE] = "SwapFree",
 };
+
+/* One entry as the ring holds it: about 360 bytes instead of the 780 of a
+ * struct hist_entry, so an hour at 1 s fits in under 2 MB with buddyinfo.
+ * Counters and PSI stall totals are kept as increases over the interval,
+ * the only way the screens use them. */
+#define U32_UNKNOWN	UINT32_MAX
+
+struct hist_rec {
+	double wall;
+	double mono;
+	uint16_t valid;			/* SRC_BIT(): SRC_COUNT fits */
+	uint16_t mem_valid;
+	uint8_t psi_present;		/* bit r * 2 + full */
+	uint8_t n_groups;		/* of top[] filled */
+	uint16_t n_groups_all;
+	uint32_t pti_seq;		/* U32_UNKNOWN: none */
+	uint32_t mem[MEM_COUNT];	/* kB >> mem_shift */
+	uint16_t psi_avg[PSI_COUNT][2][3];
+	uint32_t psi_stall[PSI_COUNT][2];	/* us; U32_UNKNOWN */
+	uint32_t ctr_valid;
+	uint32_t ctr[CTR_COUNT];	/* increases; U32_UNKNOWN */
+	uint32_t state[TS_COUNT];
+	uint32_t total;
+	uint16_t n_blocked;
+	struct {
+		uint8_t category;
+		uint8_t at_least;
+		uint16_t count;
+		uint16_t reason;	/* index into history.reasons, UINT16_MAX none */
+		float longest;
+	} top[HIST_TASK_GROUPS];
+};
+
+_Static_assert(SRC_COUNT <= 16, "hist_rec.valid is 16 bits");
+_Static_assert(MEM_COUNT <= 16, "hist_rec.mem_valid is 16 bits");
+_Static_assert(CTR_COUNT <= 32, "hist_rec.ctr_valid is 32 bits");
+_Static_assert(PSI_COUNT * 2 <= 8, "hist_rec.psi_present is 8 bits");
+
+static uint32_t
+clamp_u32(uint64_t v)
+{
+	return v >= U32_UNKNOWN ? U32_UNKNOWN - 1 : (uint32_t)v;
+}
 
 static int
 shape_zone(const struct hist_shape *sh, int node, const char *name, int hint)
@@ -92,6 +136,17 @@ history_new(size_t cap, size_t pti_cap, const struct sample *first)
 	h->wmark = calloc(cap * nz * WM_COUNT, sizeof(*h->wmark));
 	if (!h->e || !h->buddy || !h->wmark)
 		goto fail;
+	/* kB in 32 bits reach 4 TB: bigger machines keep coarser figures. */
+	if (sample_has(first, SRC_MEMINFO)) {
+		uint64_t kb = 0, swap = 0;
+
+		meminfo_get(&first->mem, "MemTotal", &kb);
+		meminfo_get(&first->mem, "SwapTotal", &swap);
+		if (swap > kb)
+			kb = swap;
+		while (h->mem_shift < 32 && (kb >> h->mem_shift) >= (1u << 30))
+			h->mem_shift++;
+	}
 	return h;
 fail:
 	history_free(h);
@@ -103,6 +158,7 @@ history_reset(struct history *h)
 {
 	h->next = 0;
 	h->pti_next = 0;
+	h->have_last = false;
 }
 
 void
@@ -159,17 +215,32 @@ task_state_letters(enum task_state_field f)
 	return f < TS_COUNT ? state_letters[f] : "";
 }
 
+/* The index of reason text r in the history's table, added when new;
+ * UINT16_MAX once the table is full (the screens then show no reason). */
+static uint16_t
+intern_reason(struct history *h, const char *r)
+{
+	for (int i = 0; i < h->n_reasons; i++)
+		if (strncmp(h->reasons[i], r, HIST_REASON_LEN - 1) == 0)
+			return (uint16_t)i;
+	if (h->n_reasons == HIST_REASONS)
+		return UINT16_MAX;
+	snprintf(h->reasons[h->n_reasons], HIST_REASON_LEN, "%s", r);
+	return (uint16_t)h->n_reasons++;
+}
+
 static void
-push_tasks(struct hist_tasks *ht, const struct tasks *t, const struct task_groups *gs)
+push_tasks(struct history *h, struct hist_rec *e, const struct tasks *t,
+	   const struct task_groups *gs)
 {
 	for (int f = 0; f < TS_COUNT; f++)
 		for (const char *c = state_letters[f]; *c; c++)
-			ht->state[f] += t->by_state[(unsigned char)*c];
-	ht->total = t->total;
-	ht->n_blocked = (uint16_t)(t->n_blocked > UINT16_MAX ? UINT16_MAX : t->n_blocked);
+			e->state[f] += t->by_state[(unsigned char)*c];
+	e->total = t->total;
+	e->n_blocked = (uint16_t)(t->n_blocked > UINT16_MAX ? UINT16_MAX : t->n_blocked);
 	if (!gs)
 		return;
-	ht->n_groups = (uint16_t)gs->n;
+	e->n_groups_all = (uint16_t)(gs->n > UINT16_MAX ? UINT16_MAX : gs->n);
 	/* The biggest groups (then the longest blocked): a partial selection sort. */
 	int idx[TASKS_MAX_BLOCKED];
 
@@ -189,12 +260,23 @@ push_tasks(struct hist_tasks *ht, const struct tasks *t, const struct task_group
 		idx[k] = idx[best];
 		idx[best] = swap;
 		g = &gs->g[idx[k]];
-		ht->top[k].category = (uint8_t)g->category;
-		ht->top[k].at_least = g->at_least;
-		ht->top[k].count = (uint16_t)(g->count > UINT16_MAX ? UINT16_MAX : g->count);
-		ht->top[k].longest = (float)g->longest;
-		snprintf(ht->top[k].reason, sizeof(ht->top[k].reason), "%s", g->reason);
+		e->top[k].category = (uint8_t)g->category;
+		e->top[k].at_least = g->at_least;
+		e->top[k].count = (uint16_t)(g->count > UINT16_MAX ? UINT16_MAX : g->count);
+		e->top[k].longest = (float)g->longest;
+		e->top[k].reason = intern_reason(h, g->reason);
+		e->n_groups = (uint8_t)(k + 1);
 	}
+}
+
+/* The increase of a cumulative figure, or U32_UNKNOWN: no previous value,
+ * a reset (it went backwards), or more than 32 bits in one interval. */
+static uint32_t
+increase(bool have, uint64_t prev, uint64_t cur)
+{
+	if (!have || cur < prev || cur - prev >= U32_UNKNOWN)
+		return U32_UNKNOWN;
+	return (uint32_t)(cur - prev);
 }
 
 void
@@ -203,26 +285,67 @@ history_push(struct history *h, const struct sample *s, const struct task_groups
 	const struct hist_shape *sh = &h->shape;
 	uint64_t seq = h->next;
 	size_t slot = seq % h->cap;
-	struct hist_entry *e = &h->e[slot];
+	struct hist_rec *e = &h->e[slot];
 	uint32_t *buddy = h->buddy + slot * (size_t)sh->n_zones * (size_t)sh->n_orders;
-	uint64_t *wm = h->wmark + slot * (size_t)sh->n_zones * WM_COUNT;
+	uint32_t *wm = h->wmark + slot * (size_t)sh->n_zones * WM_COUNT;
+	uint32_t valid = 0;
+	int64_t pti_seq;
 
 	memset(e, 0, sizeof(*e));
-	e->seq = seq;
 	e->wall = s->wall;
 	e->mono = s->mono;
 	for (int i = 0; i < SRC_COUNT; i++)
 		if (sample_has(s, i))
-			e->valid |= SRC_BIT(i);
+			valid |= SRC_BIT(i);
 	if (sample_has(s, SRC_MEMINFO))
-		for (int m = 0; m < MEM_COUNT; m++)
-			if (meminfo_get(&s->mem, mem_keys[m], &e->mem[m]))
-				e->mem_valid |= 1u << m;
-	for (int r = 0; r < PSI_COUNT; r++)
-		if (sample_has(s, SRC_PSI_CPU + r))
-			e->psi[r] = s->psi[r];
-	if (sample_has(s, SRC_VMSTAT))
-		counters_from_vmstat(&s->vm, &e->ctr);
+		for (int m = 0; m < MEM_COUNT; m++) {
+			uint64_t v;
+
+			if (meminfo_get(&s->mem, mem_keys[m], &v)) {
+				e->mem[m] = clamp_u32(v >> h->mem_shift);
+				e->mem_valid |= (uint16_t)(1u << m);
+			}
+		}
+	for (int r = 0; r < PSI_COUNT; r++) {
+		for (int full = 0; full < 2; full++) {
+			const struct psi_line *l = full ? &s->psi[r].full : &s->psi[r].some;
+			unsigned bit = 1u << (r * 2 + full);
+			bool have = sample_has(s, SRC_PSI_CPU + r) && l->present;
+
+			e->psi_stall[r][full] = increase(have && h->have_last &&
+			    (h->last_stall_valid & bit), h->last_stall[r][full], l->total);
+			h->last_stall_valid &= (uint8_t)~bit;
+			if (!have)
+				continue;
+			e->psi_present |= (uint8_t)bit;
+			e->psi_avg[r][full][0] = (uint16_t)(l->avg10 > UINT16_MAX ? UINT16_MAX : l->avg10);
+			e->psi_avg[r][full][1] = (uint16_t)(l->avg60 > UINT16_MAX ? UINT16_MAX : l->avg60);
+			e->psi_avg[r][full][2] = (uint16_t)(l->avg300 > UINT16_MAX ? UINT16_MAX :
+							    l->avg300);
+			h->last_stall[r][full] = l->total;
+			h->last_stall_valid |= (uint8_t)bit;
+		}
+	}
+	for (int c = 0; c < CTR_COUNT; c++)
+		e->ctr[c] = U32_UNKNOWN;
+	if (sample_has(s, SRC_VMSTAT)) {
+		struct counters ctr;
+
+		counters_from_vmstat(&s->vm, &ctr);
+		e->ctr_valid = (uint32_t)ctr.valid;
+		for (int c = 0; c < CTR_COUNT; c++) {
+			bool had = h->have_last && ((h->last_ctr_valid >> c) & 1);
+
+			if (!counter_valid(&ctr, c))
+				continue;
+			e->ctr[c] = increase(had, h->last_ctr[c], ctr.v[c]);
+			h->last_ctr[c] = ctr.v[c];
+		}
+		h->last_ctr_valid = (uint32_t)ctr.valid;
+	} else {
+		h->last_ctr_valid = 0;
+	}
+	h->have_last = true;
 
 	/* Zones keep the first sample's order; a zone that comes later is not shown. */
 	memset(buddy, 0, (size_t)sh->n_zones * (size_t)sh->n_orders * sizeof(*buddy));
@@ -231,14 +354,14 @@ history_push(struct history *h, const struct sample *s, const struct task_groups
 			int z = shape_zone(sh, s->buddy.zones[r].node, s->buddy.zones[r].zone, r);
 
 			for (int o = 0; z >= 0 && o < sh->n_orders; o++)
-				buddy[z * sh->n_orders + o] = (uint32_t)(s->buddy.zones[r].free[o] > UINT32_MAX ?
-				    UINT32_MAX : s->buddy.zones[r].free[o]);
+				buddy[z * sh->n_orders + o] = s->buddy.zones[r].free[o] > UINT32_MAX ?
+				    UINT32_MAX : (uint32_t)s->buddy.zones[r].free[o];
 		}
 	} else {
-		e->valid &= ~SRC_BIT(SRC_BUDDYINFO);
+		valid &= ~SRC_BIT(SRC_BUDDYINFO);
 	}
 	for (size_t i = 0; i < (size_t)sh->n_zones * WM_COUNT; i++)
-		wm[i] = UINT64_MAX;
+		wm[i] = U32_UNKNOWN;
 	if (sample_has(s, SRC_ZONEINFO)) {
 		static const int from[WM_COUNT] = {
 			[WM_FREE] = ZI_FREE, [WM_MIN] = ZI_MIN, [WM_LOW] = ZI_LOW,
@@ -251,22 +374,24 @@ history_push(struct history *h, const struct sample *s, const struct task_groups
 
 			for (int f = 0; z >= 0 && f < WM_COUNT; f++)
 				if (zz->has & (1u << from[f]))
-					wm[z * WM_COUNT + f] = zz->v[from[f]];
+					wm[z * WM_COUNT + f] = clamp_u32(zz->v[from[f]]);
 		}
 	}
+	e->valid = (uint16_t)valid;
 
 	if (sample_has(s, SRC_TASKS))
-		push_tasks(&e->tasks, &s->tasks, groups);
+		push_tasks(h, e, &s->tasks, groups);
 
-	e->pti_seq = h->pti_next ? (int64_t)h->pti_next - 1 : -1;
+	pti_seq = h->pti_next ? (int64_t)h->pti_next - 1 : -1;
 	if (sample_has(s, SRC_PAGETYPEINFO) &&
 	    (h->shape.pti_known || history_pti_init(h, &s->pti))) {
 		push_pti(h, &s->pti, seq, s->wall);
-		e->pti_seq = (int64_t)h->pti_next - 1;
+		pti_seq = (int64_t)h->pti_next - 1;
 	}
 	/* A read in force that the pagetypeinfo ring has since dropped is gone. */
-	if (e->pti_seq >= 0 && h->pti_next - (uint64_t)e->pti_seq > h->pti_cap)
-		e->pti_seq = -1;
+	if (pti_seq >= 0 && h->pti_next - (uint64_t)pti_seq > h->pti_cap)
+		pti_seq = -1;
+	e->pti_seq = pti_seq < 0 || pti_seq >= U32_UNKNOWN ? U32_UNKNOWN : (uint32_t)pti_seq;
 	h->next++;
 }
 
@@ -280,37 +405,137 @@ history_range(const struct history *h, uint64_t *first, uint64_t *last)
 	return true;
 }
 
-const struct hist_entry *
-history_get(const struct history *h, uint64_t seq)
+static const struct hist_rec *
+rec_at(const struct history *h, uint64_t seq)
 {
 	if (seq >= h->next || h->next - seq > h->cap)
 		return NULL;
 	return &h->e[seq % h->cap];
 }
 
+bool
+history_has(const struct history *h, uint64_t seq)
+{
+	return rec_at(h, seq) != NULL;
+}
+
+uint32_t
+history_valid(const struct history *h, uint64_t seq)
+{
+	const struct hist_rec *e = rec_at(h, seq);
+
+	return e ? e->valid : 0;
+}
+
+double
+history_wall(const struct history *h, uint64_t seq)
+{
+	const struct hist_rec *e = rec_at(h, seq);
+
+	return e ? e->wall : NAN;
+}
+
+double
+history_mono(const struct history *h, uint64_t seq)
+{
+	const struct hist_rec *e = rec_at(h, seq);
+
+	return e ? e->mono : NAN;
+}
+
+int64_t
+history_ctr_delta(const struct history *h, uint64_t seq, enum counter c)
+{
+	const struct hist_rec *e = rec_at(h, seq);
+
+	/* The oldest entry held has lost its predecessor: no honest figure. */
+	if (!e || !seq || !rec_at(h, seq - 1) || c < 0 || c >= CTR_COUNT ||
+	    e->ctr[c] == U32_UNKNOWN)
+		return -1;
+	return e->ctr[c];
+}
+
+int64_t
+history_psi_stall(const struct history *h, uint64_t seq, int r, bool full)
+{
+	const struct hist_rec *e = rec_at(h, seq);
+
+	if (!e || !seq || !rec_at(h, seq - 1) || r < 0 || r >= PSI_COUNT ||
+	    e->psi_stall[r][full] == U32_UNKNOWN)
+		return -1;
+	return e->psi_stall[r][full];
+}
+
+bool
+history_entry(const struct history *h, uint64_t seq, struct hist_entry *out)
+{
+	const struct hist_rec *e = rec_at(h, seq);
+
+	if (!e)
+		return false;
+	memset(out, 0, sizeof(*out));
+	out->seq = seq;
+	out->wall = e->wall;
+	out->mono = e->mono;
+	out->valid = e->valid;
+	out->mem_valid = e->mem_valid;
+	for (int m = 0; m < MEM_COUNT; m++)
+		out->mem[m] = (uint64_t)e->mem[m] << h->mem_shift;
+	for (int r = 0; r < PSI_COUNT; r++)
+		for (int full = 0; full < 2; full++) {
+			struct hist_psi_line *l = full ? &out->psi[r].full : &out->psi[r].some;
+
+			l->present = (e->psi_present >> (r * 2 + full)) & 1;
+			l->avg10 = e->psi_avg[r][full][0];
+			l->avg60 = e->psi_avg[r][full][1];
+			l->avg300 = e->psi_avg[r][full][2];
+		}
+	out->ctr_valid = e->ctr_valid;
+	out->pti_seq = e->pti_seq == U32_UNKNOWN ? -1 : (int64_t)e->pti_seq;
+	memcpy(out->tasks.state, e->state, sizeof(e->state));
+	out->tasks.total = e->total;
+	out->tasks.n_blocked = e->n_blocked;
+	out->tasks.n_groups = e->n_groups_all;
+	for (int k = 0; k < HIST_TASK_GROUPS; k++) {
+		struct hist_task_group *g = &out->tasks.top[k];
+
+		g->category = e->top[k].category;
+		g->at_least = e->top[k].at_least;
+		g->count = e->top[k].count;
+		g->longest = e->top[k].longest;
+		g->reason = e->top[k].reason < h->n_reasons ? h->reasons[e->top[k].reason] : "";
+	}
+	return true;
+}
+
 const uint32_t *
 history_buddy(const struct history *h, uint64_t seq, int z)
 {
-	if (!history_get(h, seq) || z < 0 || z >= h->shape.n_zones)
+	if (!rec_at(h, seq) || z < 0 || z >= h->shape.n_zones)
 		return NULL;
 	return h->buddy + ((seq % h->cap) * (size_t)h->shape.n_zones + (size_t)z) *
 	    (size_t)h->shape.n_orders;
 }
 
-const uint64_t *
-history_wmark(const struct history *h, uint64_t seq, int z)
+bool
+history_wmark(const struct history *h, uint64_t seq, int z, uint64_t out[WM_COUNT])
 {
-	if (!history_get(h, seq) || z < 0 || z >= h->shape.n_zones)
-		return NULL;
-	return h->wmark + ((seq % h->cap) * (size_t)h->shape.n_zones + (size_t)z) * WM_COUNT;
+	const uint32_t *w;
+
+	if (!rec_at(h, seq) || z < 0 || z >= h->shape.n_zones)
+		return false;
+	w = h->wmark + ((seq % h->cap) * (size_t)h->shape.n_zones + (size_t)z) * WM_COUNT;
+	for (int f = 0; f < WM_COUNT; f++)
+		out[f] = w[f] == U32_UNKNOWN ? UINT64_MAX : w[f];
+	return true;
 }
 
 int64_t
 history_pti_at(const struct history *h, uint64_t seq)
 {
-	const struct hist_entry *e = history_get(h, seq);
+	const struct hist_rec *e = rec_at(h, seq);
 
-	if (!e || e->pti_seq < 0 || h->pti_next - (uint64_t)e->pti_seq > h->pti_cap)
+	if (!e || e->pti_seq == U32_UNKNOWN || h->pti_next - e->pti_seq > h->pti_cap)
 		return -1;
 	return e->pti_seq;
 }
@@ -357,13 +582,13 @@ history_find_time(const struct history *h, double t)
 
 	if (!history_range(h, &lo, &hi))
 		return 0;
-	if (history_get(h, lo)->wall > t)
+	if (rec_at(h, lo)->wall > t)
 		return lo;
 	/* Walls grow with seq; find the last entry at or before t. */
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo + 1) / 2;
 
-		if (history_get(h, mid)->wall <= t)
+		if (rec_at(h, mid)->wall <= t)
 			lo = mid;
 		else
 			hi = mid - 1;

@@ -67,13 +67,14 @@ struct hist_shape {
 /* The biggest groups of blocked tasks at one moment, in few bytes. */
 #define HIST_TASK_GROUPS	3
 #define HIST_REASON_LEN		44
+#define HIST_REASONS		256	/* distinct reason texts a history keeps */
 
 struct hist_task_group {
 	uint8_t category;		/* enum wait_category */
 	bool at_least;
 	uint16_t count;
 	float longest;			/* seconds */
-	char reason[HIST_REASON_LEN];
+	const char *reason;		/* "" when the history had no room left */
 };
 
 /* Task states counted by the scan. */
@@ -88,15 +89,25 @@ struct hist_tasks {
 	struct hist_task_group top[HIST_TASK_GROUPS];	/* by count */
 };
 
+/* A PSI line as kept: the averages; the stall time is kept as the
+ * increase over the interval (history_psi_stall). */
+struct hist_psi_line {
+	bool present;
+	uint32_t avg10, avg60, avg300;	/* hundredths of a percent */
+};
+
+/* One moment, as history_entry() gives it back. The ring itself holds
+ * these figures packed (history.c): counters as increases over the
+ * interval, kB and pages in 32 bits, blocked-task reasons interned. */
 struct hist_entry {
 	uint64_t seq;
 	double wall;
 	double mono;
 	uint32_t valid;			/* SRC_BIT() of the sources read */
 	uint32_t mem_valid;		/* bit per enum mem_field */
-	uint64_t mem[MEM_COUNT];
-	struct psi psi[PSI_COUNT];
-	struct counters ctr;
+	uint64_t mem[MEM_COUNT];	/* kB */
+	struct { struct hist_psi_line some, full; } psi[PSI_COUNT];
+	uint32_t ctr_valid;		/* bit per enum counter: the kernel has it */
 	int64_t pti_seq;		/* the pagetypeinfo read in force, -1 none */
 	struct hist_tasks tasks;	/* valid with SRC_BIT(SRC_TASKS) */
 };
@@ -107,13 +118,23 @@ struct hist_pti {
 	double wall;
 };
 
+struct hist_rec;
+
 struct history {
 	size_t cap;
 	uint64_t next;			/* seq of the next push */
 	struct hist_shape shape;
-	struct hist_entry *e;		/* cap entries */
+	struct hist_rec *e;		/* cap entries, packed */
 	uint32_t *buddy;		/* cap x n_zones x n_orders */
-	uint64_t *wmark;		/* cap x n_zones x WM_COUNT; UINT64_MAX unknown */
+	uint32_t *wmark;		/* cap x n_zones x WM_COUNT pages; UINT32_MAX unknown */
+	int mem_shift;			/* kB are kept >> this, for machines past 4 TB */
+	uint64_t last_ctr[CTR_COUNT];	/* the previous push's counters, for increases */
+	uint32_t last_ctr_valid;
+	uint64_t last_stall[PSI_COUNT][2];	/* and its PSI stall totals */
+	uint8_t last_stall_valid;	/* bit r * 2 + full */
+	bool have_last;
+	int n_reasons;
+	char reasons[HIST_REASONS][HIST_REASON_LEN];
 	size_t pti_cap;
 	uint64_t pti_next;
 	struct hist_pti *pti;		/* pti_cap */
@@ -132,17 +153,35 @@ void history_reset(struct history *h);
 /* Copies what the screens need from s, and a summary of its blocked-task
  * groups (NULL without a task scan); never allocates. */
 void history_push(struct history *h, const struct sample *s, const struct task_groups *groups);
+static inline bool
+hist_counter_valid(const struct hist_entry *e, enum counter c)
+{
+	return (e->ctr_valid >> c) & 1;
+}
 /* The state letters counted in field f: "R", "D", "S", "I", "Tt", "Z". */
 const char *task_state_letters(enum task_state_field f);
 
 /* The oldest and newest seq held; false when empty. */
 bool history_range(const struct history *h, uint64_t *first, uint64_t *last);
-/* The entry seq, or NULL when it is not (or no longer) held. */
-const struct hist_entry *history_get(const struct history *h, uint64_t seq);
+/* Unpacks entry seq into out; false when it is not (or no longer) held. */
+bool history_entry(const struct history *h, uint64_t seq, struct hist_entry *out);
+/* Cheap reads of one figure of entry seq, for charts over many entries. */
+bool history_has(const struct history *h, uint64_t seq);
+uint32_t history_valid(const struct history *h, uint64_t seq);	/* 0 when not held */
+double history_wall(const struct history *h, uint64_t seq);	/* NAN when not held */
+double history_mono(const struct history *h, uint64_t seq);	/* NAN when not held */
+/* The increase of counter c since the entry before (which must still be
+ * held), or -1 when unknown: the first entry, a reset, a counter the
+ * kernel lacks. */
+int64_t history_ctr_delta(const struct history *h, uint64_t seq, enum counter c);
+/* Microseconds stalled on resource r ("some", or "full") since the entry
+ * before, or -1 when unknown. */
+int64_t history_psi_stall(const struct history *h, uint64_t seq, int r, bool full);
 /* Free blocks per order of zone z at entry seq (n_orders values). */
 const uint32_t *history_buddy(const struct history *h, uint64_t seq, int z);
-/* Watermarks of zone z at entry seq (WM_COUNT values, UINT64_MAX unknown). */
-const uint64_t *history_wmark(const struct history *h, uint64_t seq, int z);
+/* Watermarks of zone z at entry seq into out (UINT64_MAX unknown); false
+ * when the entry is not held. */
+bool history_wmark(const struct history *h, uint64_t seq, int z, uint64_t out[WM_COUNT]);
 /* The pagetypeinfo read in force at entry seq, as its ring index, or -1. */
 int64_t history_pti_at(const struct history *h, uint64_t seq);
 const struct hist_pti *history_pti(const struct history *h, int64_t pti_seq);

@@ -50,6 +50,7 @@ make(double t, uint64_t scan, uint64_t steal, uint64_t order0)
 static void
 test_rates(void)
 {
+	struct hist_entry e;
 	struct history *h;
 	uint64_t first, last;
 
@@ -81,13 +82,14 @@ test_rates(void)
 	make(5, 210, 20, 5);
 	history_push(h, &s, NULL);
 	tap_ok(history_range(h, &first, &last) && first == 1 && last == 4, "ring of 4 holds 1..4");
-	tap_ok(history_get(h, 0) == NULL, "entry 0 is gone");
+	tap_ok(!history_has(h, 0), "entry 0 is gone");
 	tap_ok(history_buddy(h, 4, 0)[0] == 5 && history_buddy(h, 4, 1)[2] == 5,
 	       "buddyinfo kept per zone");
 	tap_ok(isnan(derive_rate(h, 1, CTR_PGSCAN_KSWAPD)),
 	       "the oldest entry has no predecessor left: unknown");
-	tap_eq_u64(history_get(h, 4)->mem[MEM_TOTAL], 1024, "meminfo kept");
-	tap_ok(!(history_get(h, 4)->mem_valid & (1u << MEM_DIRTY)), "missing meminfo keys not valid");
+	tap_ok(history_entry(h, 4, &e), "entry 4 unpacks");
+	tap_eq_u64(e.mem[MEM_TOTAL], 1024, "meminfo kept");
+	tap_ok(!(e.mem_valid & (1u << MEM_DIRTY)), "missing meminfo keys not valid");
 	tap_eq_u64(history_find_time(h, 1000000 + 3.5), 2, "find by time: last at or before (t=3 is entry 2)");
 	tap_eq_u64(history_find_time(h, 0), 1, "find before the start: the oldest");
 	tap_eq_int(history_pti_at(h, 4), -1, "no pagetypeinfo read: none in force");
@@ -117,7 +119,7 @@ test_zones_move(void)
 	make(2, 0, 0, 7);
 	s.buddy.n_orders = 4;
 	history_push(h, &s, NULL);
-	tap_ok(!(history_get(h, 2)->valid & SRC_BIT(SRC_BUDDYINFO)), "a shape change is not kept");
+	tap_ok(!(history_valid(h, 2) & SRC_BIT(SRC_BUDDYINFO)), "a shape change is not kept");
 	history_free(h);
 }
 
@@ -164,6 +166,84 @@ test_pagetypeinfo(void)
 	history_free(h);
 }
 
+/* What the packed ring keeps, and where it has to give up a figure. */
+static void
+test_packing(void)
+{
+	static struct task_groups gs;
+	struct hist_entry e;
+	struct history *h;
+	uint64_t wm[WM_COUNT];
+
+	make(0, 1000, 0, 1);
+	s.mem.e[0].value = 8ull << 30;		/* 8 TB in kB: past 32 bits */
+	s.status[SRC_ZONEINFO].err = 0;
+	s.zi.n_zones = 1;
+	s.zi.zones[0].node = 0;
+	strcpy(s.zi.zones[0].zone, "Normal");
+	s.zi.zones[0].has = 1u << ZI_MIN | 1u << ZI_FREE;
+	s.zi.zones[0].v[ZI_MIN] = 12345;
+	s.zi.zones[0].v[ZI_FREE] = 99999;
+	s.psi[PSI_MEMORY].some.avg10 = 1234;
+	s.psi[PSI_MEMORY].some.avg300 = 7;
+	s.status[SRC_TASKS].err = 0;
+	s.tasks.total = 70000;
+	gs.n = 4;
+	for (int g = 0; g < 4; g++) {
+		gs.g[g].count = g + 1;
+		gs.g[g].longest = 1.5 * g;
+		gs.g[g].category = g;
+		snprintf(gs.g[g].reason, sizeof(gs.g[g].reason), "reason %d", g);
+	}
+	h = history_new(8, 2, &s);
+	history_push(h, &s, &gs);
+	tap_ok(history_entry(h, 0, &e), "entry 0 unpacks");
+	tap_eq_u64(e.mem[MEM_TOTAL], 8ull << 30, "8 TB of MemTotal survives 32-bit packing");
+	tap_eq_u64(e.psi[PSI_MEMORY].some.avg10, 1234, "PSI avg10 kept");
+	tap_eq_u64(e.psi[PSI_MEMORY].some.avg300, 7, "PSI avg300 kept");
+	tap_ok(e.psi[PSI_MEMORY].some.present && !e.psi[PSI_IO].some.present, "PSI lines present as read");
+	tap_ok(history_wmark(h, 0, 1, wm) && wm[WM_MIN] == 12345 && wm[WM_FREE] == 99999 &&
+	       wm[WM_HIGH] == UINT64_MAX, "watermarks kept, unknown ones unknown");
+	tap_ok(!history_wmark(h, 5, 1, wm), "no watermarks for an entry not held");
+	tap_eq_u64(e.tasks.total, 70000, "task total past 16 bits kept");
+	tap_eq_int(e.tasks.n_groups, 4, "all groups counted");
+	tap_ok(e.tasks.top[0].count == 4 && strcmp(e.tasks.top[0].reason, "reason 3") == 0 &&
+	       e.tasks.top[2].count == 2 && strcmp(e.tasks.top[2].reason, "reason 1") == 0,
+	       "the biggest groups kept in order with their reasons");
+	tap_eq_int(h->n_reasons, 3, "reasons interned once each");
+	history_push(h, &s, &gs);
+	tap_eq_int(h->n_reasons, 3, "the same reasons again take no room");
+
+	/* More than 32 bits in one interval: unknown, not wrapped. */
+	make(1, 1000 + (5ull << 32), 0, 1);
+	history_push(h, &s, NULL);
+	tap_eq_int(derive_delta(h, 2, CTR_PGSCAN_KSWAPD), -1, "an increase past 32 bits is unknown");
+	make(2, 1000 + (5ull << 32) + 77, 0, 1);
+	history_push(h, &s, NULL);
+	tap_eq_int(derive_delta(h, 3, CTR_PGSCAN_KSWAPD), 77, "and the next interval is known again");
+	/* A counter missing on one tick: the next has no base to count from. */
+	make(3, 0, 0, 1);
+	s.vm.n = 0;
+	history_push(h, &s, NULL);
+	make(4, 500, 0, 1);
+	history_push(h, &s, NULL);
+	tap_eq_int(derive_delta(h, 5, CTR_PGSCAN_KSWAPD), -1, "after a tick without vmstat: unknown");
+	history_reset(h);
+	history_push(h, &s, NULL);
+	tap_eq_int(derive_delta(h, 0, CTR_PGSCAN_KSWAPD), -1, "after a reset the first entry: unknown");
+
+	/* A full reason table: groups keep their counts, without a reason. */
+	s.status[SRC_TASKS].err = 0;
+	for (int i = 0; i < HIST_REASONS + 5; i++) {
+		snprintf(gs.g[0].reason, sizeof(gs.g[0].reason), "r%d", i);
+		gs.n = 1;
+		history_push(h, &s, &gs);
+	}
+	tap_ok(history_entry(h, h->next - 1, &e) && e.tasks.top[0].count == 1 &&
+	       strcmp(e.tasks.top[0].reason, "") == 0, "a full reason table: no reason, no harm");
+	history_free(h);
+}
+
 static void
 test_no_allocation(void)
 {
@@ -192,6 +272,7 @@ main(void)
 	test_rates();
 	test_zones_move();
 	test_pagetypeinfo();
+	test_packing();
 	test_no_allocation();
 	return tap_done();
 }

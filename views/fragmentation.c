@@ -151,9 +151,7 @@ zones_listed(const struct view_ctx *ctx, int *out)
 static bool
 entry_has_buddy(const struct view_ctx *ctx, uint64_t seq)
 {
-	const struct hist_entry *e = history_get(ctx->h, seq);
-
-	return e && (e->valid & SRC_BIT(SRC_BUDDYINFO));
+	return (history_valid(ctx->h, seq) & SRC_BIT(SRC_BUDDYINFO)) != 0;
 }
 
 /* Zone z's buddyinfo row at seq and its indices; have is false if none. */
@@ -176,10 +174,10 @@ zone_get(const struct view_ctx *ctx, uint64_t seq, int z, struct frag_zone *fz)
 static uint64_t
 zone_size(const struct view_ctx *ctx, int z)
 {
-	const uint64_t *wm = history_wmark(ctx->h, ctx->seq, z);
+	uint64_t wm[WM_COUNT];
 	struct frag_zone fz;
 
-	if (wm && wm[WM_MANAGED] != UINT64_MAX)
+	if (history_wmark(ctx->h, ctx->seq, z, wm) && wm[WM_MANAGED] != UINT64_MAX)
 		return wm[WM_MANAGED];
 	zone_get(ctx, ctx->seq, z, &fz);
 	return fz.f.free_pages;
@@ -208,22 +206,21 @@ frag_select(const struct view_ctx *ctx, struct frag_state *st, const int *list, 
 static void
 frag_time_label(const struct view_ctx *ctx, uint64_t seq, char *dst, size_t size)
 {
-	const struct hist_entry *e = history_get(ctx->h, seq);
-	const struct hist_entry *now = history_get(ctx->h, ctx->seq);
+	double wall = history_wall(ctx->h, seq), now = history_wall(ctx->h, ctx->seq);
 	char d[24];
 	struct tm tm;
 	time_t t;
 
-	if (!e || !now) {
+	if (isnan(wall) || isnan(now)) {
 		snprintf(dst, size, "%s", draw_unknown());
 	} else if (ctx->paused) {
 		/* Paused, the right edge is not "now": say when. */
-		t = (time_t)e->wall;
+		t = (time_t)wall;
 		strftime(dst, size, "%H:%M:%S", localtime_r(&t, &tm));
 	} else if (seq == ctx->seq) {
 		snprintf(dst, size, "now");
 	} else {
-		fmt_duration(now->wall - e->wall, d, sizeof(d));
+		fmt_duration(now - wall, d, sizeof(d));
 		snprintf(dst, size, "-%s", d);
 	}
 }
@@ -250,7 +247,7 @@ static void
 frag_pti_get(const struct view_ctx *ctx, struct frag_state *st, int z, struct frag_pti *p)
 {
 	const struct hist_shape *sh = &ctx->h->shape;
-	const struct hist_entry *e = history_get(ctx->h, ctx->seq);
+	const struct hist_entry *e = ctx->e;
 	const struct hist_pti *hp;
 	char why[160];
 
@@ -650,7 +647,8 @@ frag_zone_table(const struct view_ctx *ctx, int row, const int *list, int n, int
 	if (n == 0)
 		put(ctx, row++, 0, ctx->cols, ST_WARN, "  no zone matches \"%s\"", ctx->filter);
 	for (int i = 0; i < n; i++, row++) {
-		const uint64_t *w = history_wmark(ctx->h, ctx->seq, list[i]);
+		uint64_t wbuf[WM_COUNT];
+		const uint64_t *w = history_wmark(ctx->h, ctx->seq, list[i], wbuf) ? wbuf : NULL;
 		const struct hist_zone *hz = &ctx->h->shape.zones[list[i]];
 		struct frag_zone fz;
 		int len;

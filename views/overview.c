@@ -33,7 +33,7 @@ panel_memory(const struct view_ctx *ctx, struct area *a, int max_lines)
 		{ "writeback", MEM_WRITEBACK }, { "shmem", MEM_SHMEM },
 		{ "slab rec", MEM_SLAB_RECLAIMABLE }, { "swap free", MEM_SWAP_FREE },
 	};
-	const struct hist_entry *e = history_get(ctx->h, ctx->seq);
+	const struct hist_entry *e = ctx->e;
 	char why[200], v[16];
 	int x = a->x, row = 0;
 
@@ -69,7 +69,7 @@ static void
 panel_zones(const struct view_ctx *ctx, struct area *a)
 {
 	const struct hist_shape *sh = &ctx->h->shape;
-	const struct hist_entry *e = history_get(ctx->h, ctx->seq);
+	const struct hist_entry *e = ctx->e;
 	char f[16], mn[16], lo[16], hi[16], why[200];
 	uint64_t kib = (uint64_t)(ctx->page_size > 0 ? ctx->page_size : 4096) / 1024;
 
@@ -82,7 +82,8 @@ panel_zones(const struct view_ctx *ctx, struct area *a)
 		return;
 	}
 	for (int z = 0; z < sh->n_zones && area_room(a, 1); z++) {
-		const uint64_t *wm = history_wmark(ctx->h, ctx->seq, z);
+		uint64_t wbuf[WM_COUNT];
+		const uint64_t *wm = history_wmark(ctx->h, ctx->seq, z, wbuf) ? wbuf : NULL;
 		const char *state;
 		enum style st;
 		int x;
@@ -123,7 +124,7 @@ panel_psi(const struct view_ctx *ctx, struct area *a, int max_rows)
 {
 	static const char *const names[PSI_COUNT] = { "cpu", "memory", "io", "irq" };
 	static const int order[PSI_COUNT] = { PSI_MEMORY, PSI_IO, PSI_CPU, PSI_IRQ };
-	const struct hist_entry *e = history_get(ctx->h, ctx->seq);
+	const struct hist_entry *e = ctx->e;
 	double v[SPARK_MAX];
 	char why[200];
 	int shown = 0;
@@ -138,7 +139,7 @@ panel_psi(const struct view_ctx *ctx, struct area *a, int max_rows)
 	}
 	for (int k = 0; k < PSI_COUNT && shown < max_rows && area_room(a, 1); k++) {
 		int r = order[k], x = a->x + 1, w, n;
-		const struct psi_line *l;
+		const struct hist_psi_line *l;
 		uint64_t first, last;
 
 		if (!(e->valid & SRC_BIT(SRC_PSI_CPU + r)))
@@ -177,7 +178,7 @@ static void
 panel_orders(const struct view_ctx *ctx, struct area *a)
 {
 	const struct hist_shape *sh = &ctx->h->shape;
-	const struct hist_entry *e = history_get(ctx->h, ctx->seq);
+	const struct hist_entry *e = ctx->e;
 	int pb = sh->pageblock_order > 0 && sh->pageblock_order < sh->n_orders ?
 	    sh->pageblock_order : sh->n_orders - 1;
 	/* Figures per order when they fit (5 columns each), glyphs otherwise. */
@@ -249,7 +250,7 @@ panel_orders(const struct view_ctx *ctx, struct area *a)
 static void
 panel_tasks(const struct view_ctx *ctx, struct area *a)
 {
-	const struct hist_entry *e = history_get(ctx->h, ctx->seq);
+	const struct hist_entry *e = ctx->e;
 	const struct hist_tasks *t;
 	int x;
 
@@ -302,13 +303,13 @@ static const struct rate_item rate_items[] = {
 static void
 rate_cell(const struct view_ctx *ctx, const struct rate_item *it, int y, int x, int w)
 {
-	const struct hist_entry *e = history_get(ctx->h, ctx->seq);
+	const struct hist_entry *e = ctx->e;
 	double v[SPARK_MAX];
 	char now[16];
 	int n, sw = w - 21;
 
 	draw_text(y, x, w, ST_DIM, "%-13s", it->label);
-	if (!e || !counter_valid(&e->ctr, it->c)) {
+	if (!e || !((e->ctr_valid >> it->c) & 1)) {
 		draw_text(y, x + 14, w - 14, ST_DIM, "%6s", "n/a");
 		return;
 	}
@@ -325,7 +326,7 @@ rate_cell(const struct view_ctx *ctx, const struct rate_item *it, int y, int x, 
 static void
 panel_rates(const struct view_ctx *ctx, struct area *a, int columns)
 {
-	const struct hist_entry *e = history_get(ctx->h, ctx->seq);
+	const struct hist_entry *e = ctx->e;
 	int shown[N_RATE_ITEMS], n = 0, rows, cw;
 	char why[200];
 

@@ -137,13 +137,13 @@ row_present(const struct row_def *rd, const struct hist_entry *e)
 {
 	switch (rd->kind) {
 	case RK_EFF_KSWAPD:
-		return counter_valid(&e->ctr, CTR_PGSCAN_KSWAPD) &&
-		    counter_valid(&e->ctr, CTR_PGSTEAL_KSWAPD);
+		return hist_counter_valid(e, CTR_PGSCAN_KSWAPD) &&
+		    hist_counter_valid(e, CTR_PGSTEAL_KSWAPD);
 	case RK_EFF_DIRECT:
-		return counter_valid(&e->ctr, CTR_PGSCAN_DIRECT) &&
-		    counter_valid(&e->ctr, CTR_PGSTEAL_DIRECT);
+		return hist_counter_valid(e, CTR_PGSCAN_DIRECT) &&
+		    hist_counter_valid(e, CTR_PGSTEAL_DIRECT);
 	default:
-		return counter_valid(&e->ctr, rd->ctr);
+		return hist_counter_valid(e, rd->ctr);
 	}
 }
 
@@ -346,17 +346,17 @@ row_series(const struct view_ctx *ctx, const struct row_def *rd, double *out, in
 static double
 reclaim_span(const struct view_ctx *ctx, int n)
 {
-	const struct hist_entry *a, *b;
+	double a, b;
 	uint64_t first, last, from;
 
 	if (!history_range(ctx->h, &first, &last) || ctx->seq < first)
 		return NAN;
 	from = ctx->seq - first >= (uint64_t)n ? ctx->seq - (uint64_t)n : first;
-	a = history_get(ctx->h, from);
-	b = history_get(ctx->h, ctx->seq);
-	if (!a || !b || b->mono <= a->mono)
+	a = history_mono(ctx->h, from);
+	b = history_mono(ctx->h, ctx->seq);
+	if (isnan(a) || isnan(b) || b <= a)
 		return NAN;
-	return b->mono - a->mono;
+	return b - a;
 }
 
 static void
@@ -536,7 +536,7 @@ reclaim_clamp(const struct view_ctx *ctx, struct reclaim_state *st,
 static bool
 reclaim_entry(const struct view_ctx *ctx, const struct hist_entry **ep, bool draw)
 {
-	const struct hist_entry *e = history_get(ctx->h, ctx->seq);
+	const struct hist_entry *e = ctx->e;
 	char why[200];
 
 	*ep = e;

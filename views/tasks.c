@@ -90,7 +90,7 @@ category_style(enum wait_category c)
 static int
 draw_states(const struct view_ctx *ctx, int y)
 {
-	const struct hist_entry *e = history_get(ctx->h, ctx->seq);
+	const struct hist_entry *e = ctx->e;
 	static const char *const names[TS_COUNT] = {
 		[TS_RUNNING] = "running", [TS_BLOCKED] = "blocked (D)",
 		[TS_SLEEPING] = "sleeping", [TS_IDLE] = "idle", [TS_STOPPED] = "stopped",
@@ -124,7 +124,7 @@ draw_states(const struct view_ctx *ctx, int y)
 static void
 draw_summary(const struct view_ctx *ctx, int y)
 {
-	const struct hist_entry *e = history_get(ctx->h, ctx->seq);
+	const struct hist_entry *e = ctx->e;
 	char d[32];
 
 	if (!e || !(e->valid & SRC_BIT(SRC_TASKS)))

@@ -22,6 +22,7 @@ struct task_groups;
 struct view_ctx {
 	const struct history *h;
 	uint64_t seq;			/* the entry shown */
+	const struct hist_entry *e;	/* it, unpacked; NULL when not held */
 	bool paused;			/* not following the newest entry */
 	const struct source_status *status;	/* of the latest sample, SRC_COUNT */
 	const struct sensors *sensors;	/* the latest reading, or NULL */
