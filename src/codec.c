@@ -39,12 +39,12 @@
  * its array, a 32-bit field above 2^32 - 1, an int outside int, a flag
  * other than 0 or 1. So is a field cut short or with bytes left over.
  *
- * Times are integer microseconds, llround(seconds * 1e6), read back as
- * us / 1e6: a time survives a round trip to the microsecond. A time that
+ * Times are integer microseconds (seconds * 1e6, halves rounded away
+ * from zero), read back as us / 1e6: a time survives a round trip to the microsecond. A time that
  * is not finite or not within 2^32 seconds of 0 (the year 2106), where a
  * double no longer holds microseconds, is written as 0. Sensor values are
- * integer milli-units, llround(value * 1000); one that is not finite or
- * not within 1e12 of 0 is not written (NAN).
+ * integer milli-units (value * 1000, rounded the same way); one that is
+ * not finite or not within 1e12 of 0 is not written (NAN).
  *
  * A delta chunk leaves out its shape (the counts, names and flags shown in
  * [brackets]: they are the previous sample's) and writes its numbers as
@@ -133,6 +133,7 @@
  */
 
 #include "codec.h"
+#include "arith.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -267,7 +268,7 @@ codec_us(double t)
 {
 	if (!(t > -TIME_MAX && t < TIME_MAX))
 		return 0;
-	return (int64_t)llround(t * 1e6);
+	return arith_llround(t * 1e6);
 }
 
 static double
@@ -282,7 +283,7 @@ codec_milli(double v, int64_t *out)
 {
 	if (!(v > -SENSOR_MAX && v < SENSOR_MAX))
 		return false;
-	*out = (int64_t)llround(v * 1e3);
+	*out = arith_llround(v * 1e3);
 	return true;
 }
 

@@ -5,6 +5,7 @@
  * redraws. Nothing is allocated once the loop runs.
  */
 #include "dashboard-int.h"
+#include "arith.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -533,7 +534,7 @@ dashboard_loop(struct dashboard *d)
 				    rec_reader_time(d->rp->r, p) : 1;
 
 				replay_forward(d);
-				d->next_tick = t + fmin(fmax(dt / d->speed, 0.01), 5);
+				d->next_tick = t + arith_min(arith_max(dt / d->speed, 0.01), 5);
 				redraw = true;
 			} else if (d->next_tick > t + 5) {
 				d->next_tick = t;

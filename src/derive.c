@@ -1,4 +1,5 @@
 #include "derive.h"
+#include "arith.h"
 
 #include <math.h>
 
@@ -48,5 +49,5 @@ derive_psi_share(const struct history *h, uint64_t seq, int resource, bool full)
 
 	if (stall < 0 || isnan(dt))
 		return NAN;
-	return fmin(100.0, (double)stall / (dt * 1e6) * 100.0);
+	return arith_min(100.0, (double)stall / (dt * 1e6) * 100.0);
 }

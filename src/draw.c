@@ -1,4 +1,5 @@
 #include "draw.h"
+#include "arith.h"
 
 #include <curses.h>
 #include <math.h>
@@ -193,7 +194,7 @@ draw_heat_style(uint64_t v, uint64_t max)
 
 	if (v == 0 || max == 0)
 		return ST_DIM;
-	f = log10((double)v + 1) / log10((double)max + 1);
+	f = arith_log_share((double)v, (double)max);
 	return f < 0.2 ? ST_HEAT1 : f < 0.4 ? ST_HEAT2 : f < 0.6 ? ST_HEAT3 :
 	    f < 0.8 ? ST_HEAT4 : ST_HEAT5;
 }

@@ -23,6 +23,12 @@
  * exec holds while it waits, for the other threads to die or for the old
  * mm's mmap lock.
  *
+ * libproc2 is loaded with dlopen() by the worker, the first time a
+ * blocked task's details are wanted: with the libsystemd, libgcrypt and
+ * others it pulls in it costs about 1 MB of resident memory, which a
+ * dashboard on a box where nothing blocks need not pay. Where it cannot
+ * be loaded, command lines are read plainly and users are not known.
+ *
  * A stuck read cannot be cancelled: it sleeps in the kernel (killable at
  * best: only a fatal signal ends it) and libproc2 is not cancel-safe. So
  * taskinfo_free waits a little for the worker, then detaches it and
@@ -31,6 +37,9 @@
 
 #include "taskinfo.h"
 
+#include "config.h"
+
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -46,7 +55,7 @@
 #include "stack.h"
 
 #define ENTRIES_MAX	512	/* twice the blocked tasks a scan lists */
-#define STACKS_MAX	256	/* as many: 7.5 KB each */
+#define STACKS_MAX	256	/* as many: 7.5 KB each, touched only when needed */
 #define STACK_READ	(16 * 1024)	/* 64 frames of ~100 bytes */
 #define CMDLINE_MAX	160	/* as struct blocked_task's */
 #define USER_MAX	32
@@ -101,7 +110,9 @@ struct taskinfo {
 	int n_s;
 
 	/* The worker's alone. */
-	struct pids_info *pids;	/* live, else NULL */
+	bool live;		/* the real /proc: details through libproc2 */
+	bool pids_tried;
+	struct pids_info *pids;	/* once libproc2 is set up, else NULL */
 	int root_fd;		/* stacks, and cmdlines when not live */
 	char cmdline[CMDLINE_MAX];
 	char user[USER_MAX];
@@ -109,11 +120,54 @@ struct taskinfo {
 	char stackbuf[STACK_READ];
 };
 
+/* The libproc2 calls we make, set once by proc2_load(). */
+static struct {
+	int (*pids_new)(struct pids_info **info, enum pids_item *items, int numitems);
+	struct pids_fetch *(*pids_select)(struct pids_info *info, unsigned *these,
+					  int numthese, enum pids_select_type which);
+	int (*pids_unref)(struct pids_info **info);
+} proc2;
+static pthread_once_t proc2_once = PTHREAD_ONCE_INIT;
+static bool proc2_loaded;
+
+static void
+proc2_load(void)
+{
+	void *dl = dlopen(PROC2_SONAME, RTLD_NOW | RTLD_LOCAL);
+	void *a, *b, *c;
+
+	if (dl == NULL)
+		return;
+	a = dlsym(dl, "procps_pids_new");
+	b = dlsym(dl, "procps_pids_select");
+	c = dlsym(dl, "procps_pids_unref");
+	if (a == NULL || b == NULL || c == NULL) {
+		dlclose(dl);
+		return;
+	}
+	/* POSIX guarantees a function pointer survives this round trip. */
+	memcpy(&proc2.pids_new, &a, sizeof(a));
+	memcpy(&proc2.pids_select, &b, sizeof(b));
+	memcpy(&proc2.pids_unref, &c, sizeof(c));
+	proc2_loaded = true;	/* and never unloaded */
+}
+
+/* On the worker: libproc2 set up, once; ti->pids stays NULL if it cannot. */
+static void
+pids_setup(struct taskinfo *ti)
+{
+	ti->pids_tried = true;
+	pthread_once(&proc2_once, proc2_load);
+	if (proc2_loaded && proc2.pids_new(&ti->pids, pids_items,
+	    (int)(sizeof(pids_items) / sizeof(pids_items[0]))) < 0)
+		ti->pids = NULL;
+}
+
 static void
 taskinfo_destroy(struct taskinfo *ti)
 {
 	if (ti->pids != NULL)
-		procps_pids_unref(&ti->pids);
+		proc2.pids_unref(&ti->pids);
 	if (ti->root_fd >= 0)
 		close(ti->root_fd);
 	pthread_cond_destroy(&ti->work);
@@ -133,7 +187,7 @@ read_live(struct taskinfo *ti, int tgid)
 	const char *str;
 	unsigned pid = (unsigned)tgid;
 
-	f = procps_pids_select(ti->pids, &pid, 1, PIDS_SELECT_PID);
+	f = proc2.pids_select(ti->pids, &pid, 1, PIDS_SELECT_PID);
 	if (f == NULL || f->counts->total < 1)
 		return;
 	s = f->stacks[0];
@@ -271,6 +325,8 @@ work_details(struct taskinfo *ti, struct entry *d)
 	memcpy(comm, d->comm, sizeof(comm));
 	pthread_mutex_unlock(&ti->mtx);
 	ti->cmdline[0] = ti->user[0] = '\0';
+	if (ti->live && !ti->pids_tried)
+		pids_setup(ti);
 	if (ti->pids != NULL)	/* may block */
 		read_live(ti, tgid);
 	else
@@ -316,7 +372,6 @@ taskinfo_new(const char *root, bool live)
 {
 	struct taskinfo *ti;
 	pthread_condattr_t ca;
-	unsigned self;
 
 	if ((ti = calloc(1, sizeof(*ti))) == NULL)
 		return NULL;
@@ -328,19 +383,10 @@ taskinfo_new(const char *root, bool live)
 	pthread_cond_init(&ti->done, &ca);
 	pthread_cond_init(&ti->idle, &ca);
 	pthread_condattr_destroy(&ca);
-	/*
-	 * libproc2 is set up here and asked about ourselves, so that its
-	 * first-use allocations happen at start; later each select
-	 * allocates a few times, on the worker, for a process that blocks
-	 * for the first time.
-	 */
-	if (live && procps_pids_new(&ti->pids, pids_items,
-	    (int)(sizeof(pids_items) / sizeof(pids_items[0]))) < 0)
-		ti->pids = NULL;
-	if (ti->pids != NULL) {
-		self = (unsigned)getpid();
-		procps_pids_select(ti->pids, &self, 1, PIDS_SELECT_PID);
-	}
+	/* libproc2 is set up by the worker when first needed: its first use
+	 * allocates (on the worker, never on the scan), and each select
+	 * after it a few times for a process that blocks for the first time. */
+	ti->live = live;
 	ti->root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	ti->running = true;
 	if (pthread_create(&ti->thread, NULL, taskinfo_worker, ti) != 0) {
@@ -517,16 +563,19 @@ taskinfo_stack(struct taskinfo *ti, int tgid, int tid, bool anew,
 			se = &ti->s[k];
 	}
 	if (se == NULL) {
-		/* In place of the one unused longest: never this tick's. */
-		if (ti->n_s < STACKS_MAX)
+		/* In place of the one unused longest (never this tick's) when
+		 * no scan asked for it lately, else a new one: tasks that
+		 * block briefly by the hundred would otherwise touch every
+		 * 7.5 KB entry in turn, 2 MB of memory to keep a few stacks. */
+		struct stack_entry *lru = NULL;
+
+		for (k = 0; k < ti->n_s; k++)
+			if (lru == NULL || ti->s[k].used < lru->used)
+				lru = &ti->s[k];
+		if (lru != NULL && (lru->used + 2 <= scan || ti->n_s == STACKS_MAX))
+			se = lru;
+		else
 			se = &ti->s[ti->n_s++];
-		else {
-			se = &ti->s[0];
-			for (k = 1; k < STACKS_MAX; k++) {
-				if (ti->s[k].used < se->used)
-					se = &ti->s[k];
-			}
-		}
 		anew = true;
 	}
 	if (anew) {

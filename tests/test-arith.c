@@ -1,0 +1,76 @@
+/* src/arith.h against libm, which the tests may link and pagetop does not. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "arith.h"
+#include "tap.h"
+
+static void
+test_llround(void)
+{
+	static const double edge[] = {
+		0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994,
+		-0.49999999999999994, 4503599627370495.5, -4503599627370495.5,
+		4503599627370497.0, 1e15 + 0.5, 1764505123.4999995, 1764505123.5000005,
+		9.2e18, -9.2e18, 1e-300, 123456.789,
+	};
+	int bad = 0;
+	unsigned seed = 1;
+
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++)
+		if (arith_llround(edge[i]) != llround(edge[i])) {
+			tap_ok(0, "llround(%.17g)", edge[i]);
+			bad++;
+		}
+	tap_ok(bad == 0, "llround: halves, near-halves, 2^52 and beyond, large values");
+	/* Times in microseconds and sensor values, as the codec rounds them. */
+	for (int i = 0; i < 200000 && !bad; i++) {
+		double x = (rand_r(&seed) / (double)RAND_MAX - 0.5) * 4e15 / (1 + (i % 7) * 1e3);
+
+		if (arith_llround(x) != llround(x)) {
+			tap_ok(0, "llround(%.17g): %lld, libm %lld", x, (long long)arith_llround(x),
+			       llround(x));
+			bad++;
+		}
+	}
+	tap_ok(bad == 0, "llround: 200,000 random values agree with libm");
+}
+
+static void
+test_min_max(void)
+{
+	tap_ok(arith_min(1, 2) == 1 && arith_max(1, 2) == 2, "min and max");
+	tap_ok(arith_min(NAN, 2) == 2 && arith_min(2, NAN) == 2, "min ignores a NAN, as fmin does");
+	tap_ok(arith_max(NAN, -3) == -3 && arith_max(-3, NAN) == -3, "max ignores a NAN");
+	tap_ok(isnan(arith_min(NAN, NAN)), "min of two NANs is NAN");
+}
+
+static void
+test_log(void)
+{
+	double worst = 0;
+
+	for (double x = 1; x < 1e12; x *= 1.37) {
+		double d = fabs(arith_log2(x) - log2(x));
+
+		if (d > worst)
+			worst = d;
+	}
+	tap_ok(worst < 0.09, "log2 within 0.09 of libm's from 1 to 1e12 (worst %.3f)", worst);
+	tap_ok(arith_log_share(0, 1000) == 0, "log share of 0 is 0");
+	tap_ok(arith_log_share(1000, 1000) == 1, "log share of the max is 1");
+	tap_ok(arith_log_share(10, 1000) > 0.3 && arith_log_share(10, 1000) < 0.4,
+	       "log share of 10 in 1000 is about a third");
+	tap_ok(arith_log_share(5, 0) == 0 || arith_log_share(5, 0) >= 1,
+	       "a zero max does not divide by zero");
+}
+
+int
+main(void)
+{
+	test_llround();
+	test_min_max();
+	test_log();
+	return tap_done();
+}
