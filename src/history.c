@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "varint.h"
+
 /* meminfo keys kept, indexed by enum mem_field. */
 static const char *const mem_keys[MEM_COUNT] = {
 	[MEM_TOTAL] = "MemTotal",
@@ -22,47 +24,55 @@ static const char *const mem_keys[MEM_COUNT] = {
 	[MEM_SWAP_FREE] = "SwapFree",
 };
 
-/* One entry as the ring holds it: about 360 bytes instead of the 780 of a
- * struct hist_entry, so an hour at 1 s fits in under 2 MB with buddyinfo.
- * Counters and PSI stall totals are kept as increases over the interval,
- * the only way the screens use them. */
-#define U32_UNKNOWN	UINT32_MAX
+#define UNKNOWN32	UINT32_MAX
 
-struct hist_rec {
+/* What every chart reads of every entry, unpacked. */
+struct hist_slot {
 	double wall;
 	double mono;
+	uint32_t off;			/* of its bytes in its block's region */
 	uint16_t valid;			/* SRC_BIT(): SRC_COUNT fits */
-	uint16_t mem_valid;
-	uint8_t psi_present;		/* bit r * 2 + full */
-	uint8_t n_groups;		/* of top[] filled */
-	uint16_t n_groups_all;
-	uint32_t pti_seq;		/* U32_UNKNOWN: none */
-	uint32_t mem[MEM_COUNT];	/* kB >> mem_shift */
-	uint16_t psi_avg[PSI_COUNT][2][3];
-	uint32_t psi_stall[PSI_COUNT][2];	/* us; U32_UNKNOWN */
-	uint32_t ctr_valid;
-	uint32_t ctr[CTR_COUNT];	/* increases; U32_UNKNOWN */
-	uint32_t state[TS_COUNT];
-	uint32_t total;
-	uint16_t n_blocked;
-	struct {
-		uint8_t category;
-		uint8_t at_least;
-		uint16_t count;
-		uint16_t reason;	/* index into history.reasons, UINT16_MAX none */
-		float longest;
-	} top[HIST_TASK_GROUPS];
 };
 
-_Static_assert(SRC_COUNT <= 16, "hist_rec.valid is 16 bits");
-_Static_assert(MEM_COUNT <= 16, "hist_rec.mem_valid is 16 bits");
-_Static_assert(CTR_COUNT <= 32, "hist_rec.ctr_valid is 32 bits");
-_Static_assert(PSI_COUNT * 2 <= 8, "hist_rec.psi_present is 8 bits");
+/*
+ * The figures of one moment, as plain numbers. An entry stores each as
+ * its difference from the entry before in its block (0 for the first),
+ * absent figures counting as 0, so the stored differences are small and
+ * their varints short. The counters' increases are not among them: they
+ * are stored whole, so that a chart reads one entry without the others.
+ */
+enum {
+	M_MEM_VALID,
+	M_MEM,					/* kB, by enum mem_field */
+	M_AVG = M_MEM + MEM_COUNT,		/* [r][full][avg10, 60, 300] */
+	M_STATE = M_AVG + PSI_COUNT * 2 * 3,	/* by enum task_state_field */
+	M_TOTAL = M_STATE + TS_COUNT,
+	M_N_BLOCKED,
+	M_N_GROUPS,
+	M_N_TOP,
+	M_TOP,					/* [k][TOP_...] */
+	M_PTI = M_TOP + HIST_TASK_GROUPS * 5,	/* the read in force + 1: 0 none */
+	M_BUDDY,				/* [zone][order], n_zones x n_orders */
+	M_WMARK = M_BUDDY + MAX_ZONES * MAX_ORDERS,	/* [zone][field] pages + 1: 0 unknown */
+	M_COUNT = M_WMARK + MAX_ZONES * WM_COUNT
+};
+enum { TOP_CATEGORY, TOP_AT_LEAST, TOP_COUNT, TOP_REASON, TOP_MS };
 
-static uint32_t
-clamp_u32(uint64_t v)
+struct hist_moment {
+	uint64_t v[M_COUNT];
+};
+
+_Static_assert(SRC_COUNT <= 16, "hist_slot.valid is 16 bits");
+_Static_assert(PSI_COUNT * 2 <= 8, "a byte of PSI lines");
+
+/* The most bytes an entry of this shape can take. */
+static size_t
+entry_max(const struct hist_shape *sh)
 {
-	return v >= U32_UNKNOWN ? U32_UNKNOWN - 1 : (uint32_t)v;
+	size_t nums = 1 + CTR_COUNT + 1 + PSI_COUNT * 2 + M_BUDDY +
+	    (size_t)sh->n_zones * (size_t)sh->n_orders + (size_t)sh->n_zones * WM_COUNT;
+
+	return nums * VARINT_MAX;
 }
 
 static int
@@ -114,7 +124,6 @@ history_new(size_t cap, size_t pti_cap, const struct sample *first)
 {
 	struct history *h = calloc(1, sizeof(*h));
 	struct hist_shape *sh;
-	size_t nz;
 
 	if (!h || cap == 0)
 		goto fail;
@@ -130,23 +139,20 @@ history_new(size_t cap, size_t pti_cap, const struct sample *first)
 			memcpy(sh->zones[z].name, first->buddy.zones[z].zone, NAME_LEN);
 		}
 	}
-	nz = sh->n_zones ? (size_t)sh->n_zones : 1;
-	h->e = calloc(cap, sizeof(*h->e));
-	h->buddy = calloc(cap * nz * (size_t)(sh->n_orders ? sh->n_orders : 1), sizeof(*h->buddy));
-	h->wmark = calloc(cap * nz * WM_COUNT, sizeof(*h->wmark));
-	if (!h->e || !h->buddy || !h->wmark)
+	/* Enough blocks that the one being rewritten holds no entry still
+	 * kept. calloc() of this much maps fresh zero pages: the worst case
+	 * costs address space, not memory. */
+	h->n_blocks = (cap + HIST_BLOCK - 1) / HIST_BLOCK + 1;
+	h->region_size = HIST_BLOCK * entry_max(sh);
+	/* A slot for every entry whose bytes a block still holds: an entry
+	 * unpacks from its block's first, which may be older than cap. */
+	h->slot = calloc(h->n_blocks * HIST_BLOCK, sizeof(*h->slot));
+	h->bytes = calloc(h->n_blocks, h->region_size);
+	h->enc = calloc(1, sizeof(*h->enc));
+	h->cur = calloc(1, sizeof(*h->cur));
+	if (!h->slot || !h->bytes || !h->enc || !h->cur)
 		goto fail;
-	/* kB in 32 bits reach 4 TB: bigger machines keep coarser figures. */
-	if (sample_has(first, SRC_MEMINFO)) {
-		uint64_t kb = 0, swap = 0;
-
-		meminfo_get(&first->mem, "MemTotal", &kb);
-		meminfo_get(&first->mem, "SwapTotal", &swap);
-		if (swap > kb)
-			kb = swap;
-		while (h->mem_shift < 32 && (kb >> h->mem_shift) >= (1u << 30))
-			h->mem_shift++;
-	}
+	h->cur_seq = UINT64_MAX;
 	return h;
 fail:
 	history_free(h);
@@ -159,6 +165,7 @@ history_reset(struct history *h)
 	h->next = 0;
 	h->pti_next = 0;
 	h->have_last = false;
+	h->cur_seq = UINT64_MAX;
 }
 
 void
@@ -166,9 +173,10 @@ history_free(struct history *h)
 {
 	if (!h)
 		return;
-	free(h->e);
-	free(h->buddy);
-	free(h->wmark);
+	free(h->slot);
+	free(h->bytes);
+	free(h->enc);
+	free(h->cur);
 	free(h->pti);
 	free(h->pti_free);
 	free(h->pti_capped);
@@ -216,31 +224,31 @@ task_state_letters(enum task_state_field f)
 }
 
 /* The index of reason text r in the history's table, added when new;
- * UINT16_MAX once the table is full (the screens then show no reason). */
-static uint16_t
+ * HIST_REASONS once the table is full (the screens then show no reason). */
+static uint64_t
 intern_reason(struct history *h, const char *r)
 {
 	for (int i = 0; i < h->n_reasons; i++)
 		if (strncmp(h->reasons[i], r, HIST_REASON_LEN - 1) == 0)
-			return (uint16_t)i;
+			return (uint64_t)i;
 	if (h->n_reasons == HIST_REASONS)
-		return UINT16_MAX;
+		return HIST_REASONS;
 	snprintf(h->reasons[h->n_reasons], HIST_REASON_LEN, "%s", r);
-	return (uint16_t)h->n_reasons++;
+	return (uint64_t)h->n_reasons++;
 }
 
 static void
-push_tasks(struct history *h, struct hist_rec *e, const struct tasks *t,
+push_tasks(struct history *h, struct hist_moment *m, const struct tasks *t,
 	   const struct task_groups *gs)
 {
 	for (int f = 0; f < TS_COUNT; f++)
 		for (const char *c = state_letters[f]; *c; c++)
-			e->state[f] += t->by_state[(unsigned char)*c];
-	e->total = t->total;
-	e->n_blocked = (uint16_t)(t->n_blocked > UINT16_MAX ? UINT16_MAX : t->n_blocked);
+			m->v[M_STATE + f] += t->by_state[(unsigned char)*c];
+	m->v[M_TOTAL] = (uint64_t)t->total;
+	m->v[M_N_BLOCKED] = (uint64_t)t->n_blocked;
 	if (!gs)
 		return;
-	e->n_groups_all = (uint16_t)(gs->n > UINT16_MAX ? UINT16_MAX : gs->n);
+	m->v[M_N_GROUPS] = (uint64_t)gs->n;
 	/* The biggest groups (then the longest blocked): a partial selection sort. */
 	int idx[TASKS_MAX_BLOCKED];
 
@@ -260,23 +268,65 @@ push_tasks(struct history *h, struct hist_rec *e, const struct tasks *t,
 		idx[k] = idx[best];
 		idx[best] = swap;
 		g = &gs->g[idx[k]];
-		e->top[k].category = (uint8_t)g->category;
-		e->top[k].at_least = g->at_least;
-		e->top[k].count = (uint16_t)(g->count > UINT16_MAX ? UINT16_MAX : g->count);
-		e->top[k].longest = (float)g->longest;
-		e->top[k].reason = intern_reason(h, g->reason);
-		e->n_groups = (uint8_t)(k + 1);
+		uint64_t *top = &m->v[M_TOP + k * 5];
+
+		top[TOP_CATEGORY] = (uint64_t)g->category;
+		top[TOP_AT_LEAST] = g->at_least;
+		top[TOP_COUNT] = (uint64_t)g->count;
+		top[TOP_REASON] = intern_reason(h, g->reason);
+		top[TOP_MS] = g->longest > 0 ? (uint64_t)(g->longest * 1000 + 0.5) : 0;
+		m->v[M_N_TOP] = (uint64_t)k + 1;
 	}
 }
 
-/* The increase of a cumulative figure, or U32_UNKNOWN: no previous value,
- * a reset (it went backwards), or more than 32 bits in one interval. */
-static uint32_t
+/* The increase of a cumulative figure plus one, or 0 when unknown: no
+ * previous value, or a reset (it went backwards). */
+static uint64_t
 increase(bool have, uint64_t prev, uint64_t cur)
 {
-	if (!have || cur < prev || cur - prev >= U32_UNKNOWN)
-		return U32_UNKNOWN;
-	return (uint32_t)(cur - prev);
+	if (!have || cur < prev || cur - prev == UINT64_MAX)
+		return 0;
+	return cur - prev + 1;
+}
+
+/* How many of a moment's numbers this shape uses: up to the zones, then
+ * each zone's orders and watermarks. */
+static size_t
+moment_len(const struct hist_shape *sh)
+{
+	return M_BUDDY + (size_t)sh->n_zones * (size_t)sh->n_orders;
+}
+
+/* Appends the moment's figures to p as differences from prev's. */
+static size_t
+put_moment(uint8_t *p, const struct hist_moment *m, const struct hist_moment *prev,
+	   const struct hist_shape *sh)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < moment_len(sh); i++)
+		n += varint_put(p + n, zigzag((int64_t)(m->v[i] - prev->v[i])));
+	for (size_t i = M_WMARK; i < M_WMARK + (size_t)sh->n_zones * WM_COUNT; i++)
+		n += varint_put(p + n, zigzag((int64_t)(m->v[i] - prev->v[i])));
+	return n;
+}
+
+/* Adds the differences at p to m, the moment before. */
+static void
+get_moment(const uint8_t *p, struct hist_moment *m, const struct hist_shape *sh)
+{
+	for (size_t i = 0; i < moment_len(sh); i++)
+		m->v[i] += (uint64_t)unzigzag(varint_get(&p));
+	for (size_t i = M_WMARK; i < M_WMARK + (size_t)sh->n_zones * WM_COUNT; i++)
+		m->v[i] += (uint64_t)unzigzag(varint_get(&p));
+}
+
+/* The bytes of entry seq, which must be held. */
+static uint8_t *
+entry_bytes(const struct history *h, uint64_t seq)
+{
+	return h->bytes + (seq / HIST_BLOCK) % h->n_blocks * h->region_size +
+	    h->slot[seq % (h->n_blocks * HIST_BLOCK)].off;
 }
 
 void
@@ -284,84 +334,70 @@ history_push(struct history *h, const struct sample *s, const struct task_groups
 {
 	const struct hist_shape *sh = &h->shape;
 	uint64_t seq = h->next;
-	size_t slot = seq % h->cap;
-	struct hist_rec *e = &h->e[slot];
-	uint32_t *buddy = h->buddy + slot * (size_t)sh->n_zones * (size_t)sh->n_orders;
-	uint32_t *wm = h->wmark + slot * (size_t)sh->n_zones * WM_COUNT;
-	uint32_t valid = 0;
+	struct hist_slot *sl = &h->slot[seq % (h->n_blocks * HIST_BLOCK)];
+	struct hist_moment m;
+	uint32_t valid = 0, ctr_valid = 0;
+	uint64_t inc[CTR_COUNT] = { 0 }, stall[PSI_COUNT * 2] = { 0 };
+	uint8_t psi_present = 0, *p;
 	int64_t pti_seq;
+	size_t n = 0;
 
-	memset(e, 0, sizeof(*e));
-	e->wall = s->wall;
-	e->mono = s->mono;
+	memset(&m, 0, sizeof(m));
 	for (int i = 0; i < SRC_COUNT; i++)
 		if (sample_has(s, i))
 			valid |= SRC_BIT(i);
 	if (sample_has(s, SRC_MEMINFO))
-		for (int m = 0; m < MEM_COUNT; m++) {
-			uint64_t v;
-
-			if (meminfo_get(&s->mem, mem_keys[m], &v)) {
-				e->mem[m] = clamp_u32(v >> h->mem_shift);
-				e->mem_valid |= (uint16_t)(1u << m);
-			}
-		}
+		for (int k = 0; k < MEM_COUNT; k++)
+			if (meminfo_get(&s->mem, mem_keys[k], &m.v[M_MEM + k]))
+				m.v[M_MEM_VALID] |= 1u << k;
 	for (int r = 0; r < PSI_COUNT; r++) {
 		for (int full = 0; full < 2; full++) {
 			const struct psi_line *l = full ? &s->psi[r].full : &s->psi[r].some;
 			unsigned bit = 1u << (r * 2 + full);
 			bool have = sample_has(s, SRC_PSI_CPU + r) && l->present;
+			uint64_t *avg = &m.v[M_AVG + (r * 2 + full) * 3];
 
-			e->psi_stall[r][full] = increase(have && h->have_last &&
+			stall[r * 2 + full] = increase(have && h->have_last &&
 			    (h->last_stall_valid & bit), h->last_stall[r][full], l->total);
 			h->last_stall_valid &= (uint8_t)~bit;
 			if (!have)
 				continue;
-			e->psi_present |= (uint8_t)bit;
-			e->psi_avg[r][full][0] = (uint16_t)(l->avg10 > UINT16_MAX ? UINT16_MAX : l->avg10);
-			e->psi_avg[r][full][1] = (uint16_t)(l->avg60 > UINT16_MAX ? UINT16_MAX : l->avg60);
-			e->psi_avg[r][full][2] = (uint16_t)(l->avg300 > UINT16_MAX ? UINT16_MAX :
-							    l->avg300);
+			psi_present |= (uint8_t)bit;
+			avg[0] = l->avg10;
+			avg[1] = l->avg60;
+			avg[2] = l->avg300;
 			h->last_stall[r][full] = l->total;
 			h->last_stall_valid |= (uint8_t)bit;
 		}
 	}
-	for (int c = 0; c < CTR_COUNT; c++)
-		e->ctr[c] = U32_UNKNOWN;
 	if (sample_has(s, SRC_VMSTAT)) {
 		struct counters ctr;
 
 		counters_from_vmstat(&s->vm, &ctr);
-		e->ctr_valid = (uint32_t)ctr.valid;
+		ctr_valid = (uint32_t)ctr.valid;
 		for (int c = 0; c < CTR_COUNT; c++) {
 			bool had = h->have_last && ((h->last_ctr_valid >> c) & 1);
 
 			if (!counter_valid(&ctr, c))
 				continue;
-			e->ctr[c] = increase(had, h->last_ctr[c], ctr.v[c]);
+			inc[c] = increase(had, h->last_ctr[c], ctr.v[c]);
 			h->last_ctr[c] = ctr.v[c];
 		}
-		h->last_ctr_valid = (uint32_t)ctr.valid;
-	} else {
-		h->last_ctr_valid = 0;
 	}
+	h->last_ctr_valid = ctr_valid;
 	h->have_last = true;
 
 	/* Zones keep the first sample's order; a zone that comes later is not shown. */
-	memset(buddy, 0, (size_t)sh->n_zones * (size_t)sh->n_orders * sizeof(*buddy));
 	if (sample_has(s, SRC_BUDDYINFO) && s->buddy.n_orders == sh->n_orders) {
 		for (int r = 0; r < s->buddy.n_zones; r++) {
 			int z = shape_zone(sh, s->buddy.zones[r].node, s->buddy.zones[r].zone, r);
 
 			for (int o = 0; z >= 0 && o < sh->n_orders; o++)
-				buddy[z * sh->n_orders + o] = s->buddy.zones[r].free[o] > UINT32_MAX ?
-				    UINT32_MAX : (uint32_t)s->buddy.zones[r].free[o];
+				m.v[M_BUDDY + z * sh->n_orders + o] = s->buddy.zones[r].free[o];
 		}
 	} else {
 		valid &= ~SRC_BIT(SRC_BUDDYINFO);
 	}
-	for (size_t i = 0; i < (size_t)sh->n_zones * WM_COUNT; i++)
-		wm[i] = U32_UNKNOWN;
 	if (sample_has(s, SRC_ZONEINFO)) {
 		static const int from[WM_COUNT] = {
 			[WM_FREE] = ZI_FREE, [WM_MIN] = ZI_MIN, [WM_LOW] = ZI_LOW,
@@ -373,14 +409,12 @@ history_push(struct history *h, const struct sample *s, const struct task_groups
 			int z = shape_zone(sh, zz->node, zz->zone, -1);
 
 			for (int f = 0; z >= 0 && f < WM_COUNT; f++)
-				if (zz->has & (1u << from[f]))
-					wm[z * WM_COUNT + f] = clamp_u32(zz->v[from[f]]);
+				if ((zz->has & (1u << from[f])) && zz->v[from[f]] < UINT64_MAX)
+					m.v[M_WMARK + z * WM_COUNT + f] = zz->v[from[f]] + 1;
 		}
 	}
-	e->valid = (uint16_t)valid;
-
 	if (sample_has(s, SRC_TASKS))
-		push_tasks(h, e, &s->tasks, groups);
+		push_tasks(h, &m, &s->tasks, groups);
 
 	pti_seq = h->pti_next ? (int64_t)h->pti_next - 1 : -1;
 	if (sample_has(s, SRC_PAGETYPEINFO) &&
@@ -388,10 +422,32 @@ history_push(struct history *h, const struct sample *s, const struct task_groups
 		push_pti(h, &s->pti, seq, s->wall);
 		pti_seq = (int64_t)h->pti_next - 1;
 	}
-	/* A read in force that the pagetypeinfo ring has since dropped is gone. */
-	if (pti_seq >= 0 && h->pti_next - (uint64_t)pti_seq > h->pti_cap)
-		pti_seq = -1;
-	e->pti_seq = pti_seq < 0 || pti_seq >= U32_UNKNOWN ? U32_UNKNOWN : (uint32_t)pti_seq;
+	m.v[M_PTI] = (uint64_t)(pti_seq + 1);
+
+	/* A new block starts from nothing, so it reads without the one before. */
+	if (seq % HIST_BLOCK == 0) {
+		h->enc_off = 0;
+		memset(h->enc, 0, sizeof(*h->enc));
+	}
+	if (h->cur_seq != UINT64_MAX && (h->cur_seq / HIST_BLOCK) % h->n_blocks ==
+	    (seq / HIST_BLOCK) % h->n_blocks && h->cur_seq / HIST_BLOCK != seq / HIST_BLOCK)
+		h->cur_seq = UINT64_MAX;	/* its block is being written over */
+	sl->wall = s->wall;
+	sl->mono = s->mono;
+	sl->valid = (uint16_t)valid;
+	sl->off = (uint32_t)h->enc_off;
+	p = h->bytes + (seq / HIST_BLOCK) % h->n_blocks * h->region_size + h->enc_off;
+	n += varint_put(p + n, ctr_valid);
+	for (int c = 0; c < CTR_COUNT; c++)
+		if ((ctr_valid >> c) & 1)
+			n += varint_put(p + n, inc[c]);
+	p[n++] = psi_present;
+	for (int i = 0; i < PSI_COUNT * 2; i++)
+		if ((psi_present >> i) & 1)
+			n += varint_put(p + n, stall[i]);
+	n += put_moment(p + n, &m, h->enc, sh);
+	*h->enc = m;
+	h->enc_off += n;
 	h->next++;
 }
 
@@ -405,105 +461,185 @@ history_range(const struct history *h, uint64_t *first, uint64_t *last)
 	return true;
 }
 
-static const struct hist_rec *
-rec_at(const struct history *h, uint64_t seq)
+static const struct hist_slot *
+slot_at(const struct history *h, uint64_t seq)
 {
 	if (seq >= h->next || h->next - seq > h->cap)
 		return NULL;
-	return &h->e[seq % h->cap];
+	return &h->slot[seq % (h->n_blocks * HIST_BLOCK)];
 }
 
 bool
 history_has(const struct history *h, uint64_t seq)
 {
-	return rec_at(h, seq) != NULL;
+	return slot_at(h, seq) != NULL;
 }
 
 uint32_t
 history_valid(const struct history *h, uint64_t seq)
 {
-	const struct hist_rec *e = rec_at(h, seq);
+	const struct hist_slot *sl = slot_at(h, seq);
 
-	return e ? e->valid : 0;
+	return sl ? sl->valid : 0;
 }
 
 double
 history_wall(const struct history *h, uint64_t seq)
 {
-	const struct hist_rec *e = rec_at(h, seq);
+	const struct hist_slot *sl = slot_at(h, seq);
 
-	return e ? e->wall : NAN;
+	return sl ? sl->wall : NAN;
 }
 
 double
 history_mono(const struct history *h, uint64_t seq)
 {
-	const struct hist_rec *e = rec_at(h, seq);
+	const struct hist_slot *sl = slot_at(h, seq);
 
-	return e ? e->mono : NAN;
+	return sl ? sl->mono : NAN;
+}
+
+/* Counter c's stored increase + 1 (0: unknown), and p past the counters. */
+static uint64_t
+read_counters(const uint8_t **p, int c, uint32_t *valid)
+{
+	uint32_t v = (uint32_t)varint_get(p);
+	uint64_t got = 0;
+
+	if (valid)
+		*valid = v;
+	for (int k = 0; k < CTR_COUNT; k++)
+		if ((v >> k) & 1) {
+			if (k == c)
+				got = varint_get(p);
+			else
+				varint_skip(p);
+		}
+	return got;
 }
 
 int64_t
 history_ctr_delta(const struct history *h, uint64_t seq, enum counter c)
 {
-	const struct hist_rec *e = rec_at(h, seq);
+	const uint8_t *p;
+	uint64_t v;
 
 	/* The oldest entry held has lost its predecessor: no honest figure. */
-	if (!e || !seq || !rec_at(h, seq - 1) || c < 0 || c >= CTR_COUNT ||
-	    e->ctr[c] == U32_UNKNOWN)
+	if (!slot_at(h, seq) || !seq || !slot_at(h, seq - 1) || c < 0 || c >= CTR_COUNT)
 		return -1;
-	return e->ctr[c];
+	p = entry_bytes(h, seq);
+	v = read_counters(&p, c, NULL);
+	return v ? (int64_t)(v - 1) : -1;
 }
 
 int64_t
 history_psi_stall(const struct history *h, uint64_t seq, int r, bool full)
 {
-	const struct hist_rec *e = rec_at(h, seq);
+	const uint8_t *p;
+	uint8_t present;
 
-	if (!e || !seq || !rec_at(h, seq - 1) || r < 0 || r >= PSI_COUNT ||
-	    e->psi_stall[r][full] == U32_UNKNOWN)
+	if (!slot_at(h, seq) || !seq || !slot_at(h, seq - 1) || r < 0 || r >= PSI_COUNT)
 		return -1;
-	return e->psi_stall[r][full];
+	p = entry_bytes(h, seq);
+	read_counters(&p, -1, NULL);
+	present = *p++;
+	for (int i = 0; i < PSI_COUNT * 2; i++) {
+		uint64_t v;
+
+		if (!((present >> i) & 1))
+			continue;
+		v = varint_get(&p);
+		if (i == r * 2 + full)
+			return v ? (int64_t)(v - 1) : -1;
+	}
+	return -1;
+}
+
+/* p past the counters and stall times, at the moment's differences. */
+static const uint8_t *
+moment_bytes(const struct history *h, uint64_t seq)
+{
+	const uint8_t *p = entry_bytes(h, seq);
+	uint8_t present;
+
+	read_counters(&p, -1, NULL);
+	present = *p++;
+	for (int i = 0; i < PSI_COUNT * 2; i++)
+		if ((present >> i) & 1)
+			varint_skip(&p);
+	return p;
+}
+
+/* The moment of entry seq (held), unpacked into h->cur: from the entry
+ * it was unpacked at before when that is earlier in the same block, else
+ * from the block's start. A chart that walks forward pays one entry a step. */
+static const struct hist_moment *
+moment_at(const struct history *h, uint64_t seq)
+{
+	struct history *hw = (struct history *)h;	/* the cache only */
+	uint64_t from = seq - seq % HIST_BLOCK;
+
+	if (h->cur_seq == seq)
+		return h->cur;
+	if (h->cur_seq != UINT64_MAX && h->cur_seq >= from && h->cur_seq < seq) {
+		from = h->cur_seq + 1;
+	} else {
+		memset(hw->cur, 0, sizeof(*hw->cur));
+	}
+	for (uint64_t i = from; i <= seq; i++)
+		get_moment(moment_bytes(h, i), hw->cur, &h->shape);
+	hw->cur_seq = seq;
+	return h->cur;
 }
 
 bool
 history_entry(const struct history *h, uint64_t seq, struct hist_entry *out)
 {
-	const struct hist_rec *e = rec_at(h, seq);
+	const struct hist_slot *sl = slot_at(h, seq);
+	const struct hist_moment *m;
+	const uint8_t *p;
+	uint8_t present;
 
-	if (!e)
+	if (!sl)
 		return false;
 	memset(out, 0, sizeof(*out));
 	out->seq = seq;
-	out->wall = e->wall;
-	out->mono = e->mono;
-	out->valid = e->valid;
-	out->mem_valid = e->mem_valid;
-	for (int m = 0; m < MEM_COUNT; m++)
-		out->mem[m] = (uint64_t)e->mem[m] << h->mem_shift;
+	out->wall = sl->wall;
+	out->mono = sl->mono;
+	out->valid = sl->valid;
+	p = entry_bytes(h, seq);
+	read_counters(&p, -1, &out->ctr_valid);
+	present = *p;
+	m = moment_at(h, seq);
+	out->mem_valid = (uint32_t)m->v[M_MEM_VALID];
+	for (int k = 0; k < MEM_COUNT; k++)
+		out->mem[k] = m->v[M_MEM + k];
 	for (int r = 0; r < PSI_COUNT; r++)
 		for (int full = 0; full < 2; full++) {
 			struct hist_psi_line *l = full ? &out->psi[r].full : &out->psi[r].some;
+			const uint64_t *avg = &m->v[M_AVG + (r * 2 + full) * 3];
 
-			l->present = (e->psi_present >> (r * 2 + full)) & 1;
-			l->avg10 = e->psi_avg[r][full][0];
-			l->avg60 = e->psi_avg[r][full][1];
-			l->avg300 = e->psi_avg[r][full][2];
+			l->present = (present >> (r * 2 + full)) & 1;
+			l->avg10 = (uint32_t)avg[0];
+			l->avg60 = (uint32_t)avg[1];
+			l->avg300 = (uint32_t)avg[2];
 		}
-	out->ctr_valid = e->ctr_valid;
-	out->pti_seq = e->pti_seq == U32_UNKNOWN ? -1 : (int64_t)e->pti_seq;
-	memcpy(out->tasks.state, e->state, sizeof(e->state));
-	out->tasks.total = e->total;
-	out->tasks.n_blocked = e->n_blocked;
-	out->tasks.n_groups = e->n_groups_all;
+	out->pti_seq = (int64_t)m->v[M_PTI] - 1;
+	for (int f = 0; f < TS_COUNT; f++)
+		out->tasks.state[f] = (uint32_t)m->v[M_STATE + f];
+	out->tasks.total = (uint32_t)m->v[M_TOTAL];
+	out->tasks.n_blocked = (uint16_t)m->v[M_N_BLOCKED];
+	out->tasks.n_groups = (uint16_t)m->v[M_N_GROUPS];
 	for (int k = 0; k < HIST_TASK_GROUPS; k++) {
 		struct hist_task_group *g = &out->tasks.top[k];
+		const uint64_t *top = &m->v[M_TOP + k * 5];
 
-		g->category = e->top[k].category;
-		g->at_least = e->top[k].at_least;
-		g->count = e->top[k].count;
-		g->longest = e->top[k].longest;
-		g->reason = e->top[k].reason < h->n_reasons ? h->reasons[e->top[k].reason] : "";
+		g->category = (uint8_t)top[TOP_CATEGORY];
+		g->at_least = top[TOP_AT_LEAST] != 0;
+		g->count = (uint16_t)(top[TOP_COUNT] > UINT16_MAX ? UINT16_MAX : top[TOP_COUNT]);
+		g->longest = (float)top[TOP_MS] / 1000;
+		g->reason = (uint64_t)k < m->v[M_N_TOP] && top[TOP_REASON] < (uint64_t)h->n_reasons ?
+		    h->reasons[top[TOP_REASON]] : "";
 	}
 	return true;
 }
@@ -511,33 +647,47 @@ history_entry(const struct history *h, uint64_t seq, struct hist_entry *out)
 const uint32_t *
 history_buddy(const struct history *h, uint64_t seq, int z)
 {
-	if (!rec_at(h, seq) || z < 0 || z >= h->shape.n_zones)
+	static uint32_t row[MAX_ORDERS];
+	const struct hist_moment *m;
+
+	if (!slot_at(h, seq) || z < 0 || z >= h->shape.n_zones)
 		return NULL;
-	return h->buddy + ((seq % h->cap) * (size_t)h->shape.n_zones + (size_t)z) *
-	    (size_t)h->shape.n_orders;
+	m = moment_at(h, seq);
+	for (int o = 0; o < h->shape.n_orders; o++) {
+		uint64_t v = m->v[M_BUDDY + z * h->shape.n_orders + o];
+
+		row[o] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+	}
+	return row;
 }
 
 bool
 history_wmark(const struct history *h, uint64_t seq, int z, uint64_t out[WM_COUNT])
 {
-	const uint32_t *w;
+	const struct hist_moment *m;
 
-	if (!rec_at(h, seq) || z < 0 || z >= h->shape.n_zones)
+	if (!slot_at(h, seq) || z < 0 || z >= h->shape.n_zones)
 		return false;
-	w = h->wmark + ((seq % h->cap) * (size_t)h->shape.n_zones + (size_t)z) * WM_COUNT;
-	for (int f = 0; f < WM_COUNT; f++)
-		out[f] = w[f] == U32_UNKNOWN ? UINT64_MAX : w[f];
+	m = moment_at(h, seq);
+	for (int f = 0; f < WM_COUNT; f++) {
+		uint64_t v = m->v[M_WMARK + z * WM_COUNT + f];
+
+		out[f] = v ? v - 1 : UINT64_MAX;
+	}
 	return true;
 }
 
 int64_t
 history_pti_at(const struct history *h, uint64_t seq)
 {
-	const struct hist_rec *e = rec_at(h, seq);
+	uint64_t pti;
 
-	if (!e || e->pti_seq == U32_UNKNOWN || h->pti_next - e->pti_seq > h->pti_cap)
+	if (!slot_at(h, seq) || !(pti = moment_at(h, seq)->v[M_PTI]))
 		return -1;
-	return e->pti_seq;
+	/* A read in force that the pagetypeinfo ring has since dropped is gone. */
+	if (h->pti_next - (pti - 1) > h->pti_cap)
+		return -1;
+	return (int64_t)(pti - 1);
 }
 
 const struct hist_pti *
@@ -582,13 +732,13 @@ history_find_time(const struct history *h, double t)
 
 	if (!history_range(h, &lo, &hi))
 		return 0;
-	if (rec_at(h, lo)->wall > t)
+	if (slot_at(h, lo)->wall > t)
 		return lo;
 	/* Walls grow with seq; find the last entry at or before t. */
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo + 1) / 2;
 
-		if (rec_at(h, mid)->wall <= t)
+		if (slot_at(h, mid)->wall <= t)
 			lo = mid;
 		else
 			hi = mid - 1;

@@ -118,21 +118,35 @@ struct hist_pti {
 	double wall;
 };
 
-struct hist_rec;
+struct hist_slot;
+struct hist_moment;
+
+/*
+ * Entries are packed (history.c): counters as varint increases, and the
+ * figures of the moment (meminfo, PSI averages, tasks, buddyinfo,
+ * watermarks) as varint differences from the entry before in the same
+ * block of HIST_BLOCK entries. Each block's region is sized for the worst
+ * case but only the bytes written are ever touched, so the resident
+ * memory is what the entries need: about 200 bytes each.
+ */
+#define HIST_BLOCK	128
 
 struct history {
 	size_t cap;
 	uint64_t next;			/* seq of the next push */
 	struct hist_shape shape;
-	struct hist_rec *e;		/* cap entries, packed */
-	uint32_t *buddy;		/* cap x n_zones x n_orders */
-	uint32_t *wmark;		/* cap x n_zones x WM_COUNT pages; UINT32_MAX unknown */
-	int mem_shift;			/* kB are kept >> this, for machines past 4 TB */
+	struct hist_slot *slot;		/* cap entries: times, sources, where */
+	uint8_t *bytes;			/* n_blocks regions of region_size */
+	size_t n_blocks, region_size;
+	size_t enc_off;			/* where the next entry goes in its block */
 	uint64_t last_ctr[CTR_COUNT];	/* the previous push's counters, for increases */
 	uint32_t last_ctr_valid;
 	uint64_t last_stall[PSI_COUNT][2];	/* and its PSI stall totals */
 	uint8_t last_stall_valid;	/* bit r * 2 + full */
 	bool have_last;
+	struct hist_moment *enc;	/* the moment of the last push, in its block */
+	struct hist_moment *cur;	/* the last one unpacked (cur_seq) */
+	uint64_t cur_seq;		/* UINT64_MAX: none */
 	int n_reasons;
 	char reasons[HIST_REASONS][HIST_REASON_LEN];
 	size_t pti_cap;
@@ -177,7 +191,8 @@ int64_t history_ctr_delta(const struct history *h, uint64_t seq, enum counter c)
 /* Microseconds stalled on resource r ("some", or "full") since the entry
  * before, or -1 when unknown. */
 int64_t history_psi_stall(const struct history *h, uint64_t seq, int r, bool full);
-/* Free blocks per order of zone z at entry seq (n_orders values). */
+/* Free blocks per order of zone z at entry seq (n_orders values), valid
+ * until the next call into the history. */
 const uint32_t *history_buddy(const struct history *h, uint64_t seq, int z);
 /* Watermarks of zone z at entry seq into out (UINT64_MAX unknown); false
  * when the entry is not held. */

@@ -198,7 +198,7 @@ test_packing(void)
 	h = history_new(8, 2, &s);
 	history_push(h, &s, &gs);
 	tap_ok(history_entry(h, 0, &e), "entry 0 unpacks");
-	tap_eq_u64(e.mem[MEM_TOTAL], 8ull << 30, "8 TB of MemTotal survives 32-bit packing");
+	tap_eq_u64(e.mem[MEM_TOTAL], 8ull << 30, "8 TB of MemTotal kept");
 	tap_eq_u64(e.psi[PSI_MEMORY].some.avg10, 1234, "PSI avg10 kept");
 	tap_eq_u64(e.psi[PSI_MEMORY].some.avg300, 7, "PSI avg300 kept");
 	tap_ok(e.psi[PSI_MEMORY].some.present && !e.psi[PSI_IO].some.present, "PSI lines present as read");
@@ -214,10 +214,10 @@ test_packing(void)
 	history_push(h, &s, &gs);
 	tap_eq_int(h->n_reasons, 3, "the same reasons again take no room");
 
-	/* More than 32 bits in one interval: unknown, not wrapped. */
+	/* More than 32 bits in one interval. */
 	make(1, 1000 + (5ull << 32), 0, 1);
 	history_push(h, &s, NULL);
-	tap_eq_int(derive_delta(h, 2, CTR_PGSCAN_KSWAPD), -1, "an increase past 32 bits is unknown");
+	tap_eq_int(derive_delta(h, 2, CTR_PGSCAN_KSWAPD), 5ll << 32, "an increase past 32 bits is kept");
 	make(2, 1000 + (5ull << 32) + 77, 0, 1);
 	history_push(h, &s, NULL);
 	tap_eq_int(derive_delta(h, 3, CTR_PGSCAN_KSWAPD), 77, "and the next interval is known again");
@@ -242,6 +242,95 @@ test_packing(void)
 	tap_ok(history_entry(h, h->next - 1, &e) && e.tasks.top[0].count == 1 &&
 	       strcmp(e.tasks.top[0].reason, "") == 0, "a full reason table: no reason, no harm");
 	history_free(h);
+}
+
+/* Many pushes of changing figures through rings of several sizes: every
+ * entry still held reads back as pushed, in order, backwards and at
+ * random, across blocks written over. */
+#define RT_PUSHES	1500
+
+static uint64_t rt_free[RT_PUSHES], rt_dirty[RT_PUSHES], rt_min[RT_PUSHES];
+static uint32_t rt_avg[RT_PUSHES];
+static int64_t rt_inc[RT_PUSHES];
+
+static void
+rt_push(struct history *h, int i, unsigned *seed)
+{
+	static uint64_t scan = 1000;
+	int64_t inc = rand_r(seed) % 4 ? rand_r(seed) % 100000 : 0;
+
+	if (rand_r(seed) % 50 == 0) {
+		scan = (uint64_t)(rand_r(seed) % 10);	/* a reset */
+		inc = -1;
+	} else {
+		scan += (uint64_t)inc;
+	}
+	make(i, scan, 0, (uint64_t)(rand_r(seed) % 200000));
+	strcpy(s.mem.e[1].name, "Dirty");
+	s.mem.e[1].value = (uint64_t)rand_r(seed) * 1000;
+	s.mem.n = 2;
+	s.status[SRC_ZONEINFO].err = 0;
+	s.zi.n_zones = 1;
+	s.zi.zones[0].node = 0;
+	strcpy(s.zi.zones[0].zone, "Normal");
+	s.zi.zones[0].has = 1u << ZI_MIN;
+	s.zi.zones[0].v[ZI_MIN] = (uint64_t)(rand_r(seed) % 3 ? 5000 : rand_r(seed));
+	s.psi[PSI_MEMORY].some.avg10 = (uint32_t)(rand_r(seed) % 10001);
+	history_push(h, &s, NULL);
+	rt_free[i] = s.buddy.zones[0].free[0];
+	rt_dirty[i] = s.mem.e[1].value;
+	rt_min[i] = s.zi.zones[0].v[ZI_MIN];
+	rt_avg[i] = s.psi[PSI_MEMORY].some.avg10;
+	rt_inc[i] = i ? inc : -1;
+}
+
+static int
+rt_check(struct history *h, uint64_t seq)
+{
+	struct hist_entry e;
+	uint64_t wm[WM_COUNT];
+	const uint32_t *b = history_buddy(h, seq, 0);
+
+	if (!b || b[0] != rt_free[seq] || !history_wmark(h, seq, 1, wm) || wm[WM_MIN] != rt_min[seq])
+		return 0;
+	if (!history_entry(h, seq, &e) || e.mem[MEM_DIRTY] != rt_dirty[seq] ||
+	    e.psi[PSI_MEMORY].some.avg10 != rt_avg[seq] || e.wall != 1000000 + (double)seq)
+		return 0;
+	return history_has(h, seq - 1) || seq == 0 ?
+	    derive_delta(h, seq, CTR_PGSCAN_KSWAPD) == rt_inc[seq] : 1;
+}
+
+static void
+test_packed_round_trip(void)
+{
+	static const size_t caps[] = { 1, 5, 127, 128, 129, 300, 1000 };
+
+	for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++) {
+		unsigned seed = 7;
+		struct history *h;
+		uint64_t first, last;
+		int bad = 0, i;
+
+		make(0, 0, 0, 1);
+		h = history_new(caps[c], 2, &s);
+		for (i = 0; i < RT_PUSHES; i++) {
+			rt_push(h, i, &seed);
+			/* Read the newest now and then, as the screen does while live. */
+			if (i % 7 == 0 && !rt_check(h, (uint64_t)i))
+				bad++;
+		}
+		history_range(h, &first, &last);
+		for (uint64_t q = first; q <= last; q++)
+			bad += !rt_check(h, q);
+		for (uint64_t q = last + 1; q-- > first;)
+			bad += !rt_check(h, q);
+		for (int k = 0; k < 500; k++)
+			bad += !rt_check(h, first + (uint64_t)rand_r(&seed) % (last - first + 1));
+		tap_ok(bad == 0 && last - first + 1 == caps[c],
+		       "ring of %zu after %d pushes: every entry reads back (%d wrong)", caps[c],
+		       RT_PUSHES, bad);
+		history_free(h);
+	}
 }
 
 static void
@@ -273,6 +362,7 @@ main(void)
 	test_zones_move();
 	test_pagetypeinfo();
 	test_packing();
+	test_packed_round_trip();
 	test_no_allocation();
 	return tap_done();
 }

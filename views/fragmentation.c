@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "frag.h"
+#include "arith.h"
 #include "view.h"
 
 struct frag_state {
@@ -731,7 +732,7 @@ heat_cell(const struct view_ctx *ctx, int row, int col, enum frag_heat kind, uin
 		return;
 	}
 	/* The glyph follows the colour's log scale; any page shows. */
-	f = log10((double)v + 1) / log10((double)max + 1);
+	f = arith_log_share((double)v, (double)max);
 	put(ctx, row, col, 1, draw_heat_style(v, max), "%s", draw_level_glyph(f < 0.01 ? 0.01 : f));
 }
 

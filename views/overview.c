@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "derive.h"
+#include "arith.h"
 #include "frag.h"
 #include "view.h"
 
@@ -222,7 +223,7 @@ panel_orders(const struct view_ctx *ctx, struct area *a)
 		x = a->x + 21;
 		/* One cell per order: height and colour by count, log scale. */
 		for (int o = 0; o < sh->n_orders; o++) {
-			double f = max ? log10((double)free[o] + 1) / log10((double)max + 1) : 0;
+			double f = max ? arith_log_share((double)free[o], (double)max) : 0;
 
 			if (cell == 1) {
 				x += draw_text(a->y, x, 1, draw_heat_style(free[o], max), "%s",

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sensors.h"
+#include "arith.h"
 #include "view.h"
 
 #define LABEL_MAX	24	/* columns for a label; sensors.h keeps 31 */
@@ -174,7 +175,7 @@ sensors_bar(const struct view_ctx *ctx, int y, int x, int w,
 		frac = 0;
 	if (frac > 1)
 		frac = 1;
-	fill = (int)lround(frac * w);
+	fill = (int)arith_llround(frac * w);
 	if (!isnan(r->high) && !isnan(r->crit) && r->high < r->crit)
 		mark = (int)(r->high / r->crit * w);
 	for (int i = 0; i < w; i++) {
