@@ -20,6 +20,42 @@
 #ifndef KEYFRAME_EVERY
 #define KEYFRAME_EVERY 0
 #endif
+/* Tasks in D at every sample (bench/report.sh), each blocked for a spell
+ * of up to a minute, with one of three stacks; 0: no task scan. */
+#ifndef BLOCKED_TASKS
+#define BLOCKED_TASKS 0
+#endif
+
+static void
+blocked_tasks(struct tasks *t, long i, double mono0)
+{
+	static const char *const frames[3][4] = {
+		{ "jbd2_log_wait_commit", "ext4_sync_file", "do_fsync", "do_syscall_64" },
+		{ "folio_wait_bit_common", "filemap_get_pages", "filemap_read", "vfs_read" },
+		{ "kernel_clone", "__do_sys_vfork", "do_syscall_64", "entry_SYSCALL_64" },
+	};
+
+	t->n_blocked = BLOCKED_TASKS;
+	t->n_stacks = 3;
+	for (int k = 0; k < 3; k++) {
+		t->stacks[k].n = 4;
+		for (int f = 0; f < 4; f++)
+			snprintf(t->stacks[k].f[f].func, STACK_FUNC_LEN, "%s", frames[k][f]);
+	}
+	for (int k = 0; k < BLOCKED_TASKS && k < TASKS_MAX_BLOCKED; k++) {
+		struct blocked_task *b = &t->b[k];
+		long spell = 7 + k * 13 % 53, start = i - i % spell;
+
+		/* A new task each spell: its tid and start change together. */
+		b->tid = b->tgid = (int)(1000 + k * 100000 + start / spell);
+		snprintf(b->comm, sizeof(b->comm), "worker%d", k);
+		b->state = 'D';
+		snprintf(b->wchan, sizeof(b->wchan), "%s", frames[k % 3][0]);
+		b->since = mono0 + (double)start + 0.5;
+		b->stack = k % 3;
+	}
+	t->by_state['D'] = BLOCKED_TASKS;
+}
 
 static double
 now(void)
@@ -41,15 +77,17 @@ synthesize(const char *path, long n)
 	struct host h;
 	char why[512];
 	unsigned seed = 1;
+	double mono0;
 
 	sampler_init(&sp, "/proc");
 	host_read(&h, "/proc");
 	sampler_read(&sp, &s, SRC_ALL);
-	s.status[SRC_TASKS].err = 2;
+	s.status[SRC_TASKS].err = BLOCKED_TASKS ? 0 : 2;
 	if (recording_start(&rec, path, &h, &s, 1, "replay-bench", &ro, why, sizeof(why)) < 0) {
 		fprintf(stderr, "%s\n", why);
 		exit(1);
 	}
+	mono0 = s.mono;
 	for (long i = 0; i < n; i++) {
 		s.wall += 1;
 		s.mono += 1;
@@ -63,9 +101,11 @@ synthesize(const char *path, long n)
 			for (int o = 0; o < s.buddy.n_orders; o++) {
 				seed = seed * 1103515245u + 12345u;
 				if (s.buddy.zones[z].free[o] > 100 && (seed >> 16) % 3 == 0)
-					s.buddy.zones[z].free[o] += (seed >> 24) % 21 - 10;
+					s.buddy.zones[z].free[o] += (uint64_t)((int)((seed >> 24) % 21) - 10);
 			}
 		s.status[SRC_PAGETYPEINFO].err = i % 10 ? SRC_NOT_READ : 0;
+		if (BLOCKED_TASKS)
+			blocked_tasks(&s.tasks, i, mono0);
 		recording_push(&rec, &s);
 		if (i % 2000 == 0) {
 			struct recorder_status st;

@@ -41,15 +41,14 @@ dump_info(struct replay *rp, const char *path)
 	const struct rec_mark *m = rec_reader_marks(rp->r, &nm);
 	const struct rec_gap *g = rec_reader_gaps(rp->r, &ng);
 	const struct rec_damage *dm = rec_reader_damage(rp->r, &nd);
-	char a[32], b[32];
+	char a[32], b[32], facts[400];
 
 	rec_reader_info(rp->r, &info);
 	printf("file:       %s (%llu bytes, format %d.%d%s)\n", path,
 	       (unsigned long long)info.size, info.major, info.minor,
 	       info.indexed ? "" : ", not closed properly: frames scanned");
-	printf("host:       %s, Linux %s %s, %d CPUs, %lld kB, page size %ld, pageblock order %d\n",
-	       h->hostname, h->release, h->machine, h->cpus, (long long)h->mem_kb, h->page_size,
-	       h->pageblock_order);
+	replay_host_facts(rp, facts, sizeof(facts));
+	printf("host:       %s\n", facts);
 	printf("boot id:    %s\n", h->boot_id);
 	printf("recorded:   by pagetop %s every %gs: %s\n", h->version, h->interval, h->cmdline);
 	if (n) {

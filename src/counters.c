@@ -86,34 +86,105 @@ counter_matches(enum counter c, const char *name)
 	return in_list(name + n, zone_suffixes);
 }
 
-void
-counters_from_vmstat(const struct vmstat *vm, struct counters *out)
+/* The counter a vmstat name adds to; COUNTER_OLD_STEAL for the <= 3.3
+ * pgsteal_<zone> (kswapd + direct, split in counters_finish); -1 none. */
+#define COUNTER_OLD_STEAL	CTR_COUNT
+
+static int
+counter_of(const char *name)
 {
-	uint64_t old_steal = 0;		/* pgsteal_<zone>: kswapd + direct, <= 3.3 */
-	bool have_old_steal = false;
+	if (strncmp(name, "pgsteal_", 8) == 0 && in_list(name + 7, zone_suffixes))
+		return COUNTER_OLD_STEAL;
+	for (int c = 0; c < CTR_COUNT; c++)
+		if (counter_matches(c, name))
+			return c;
+	return -1;
+}
 
-	memset(out, 0, sizeof(*out));
-	for (int i = 0; i < vm->n; i++) {
-		const char *name = vm->e[i].name;
-
-		if (strncmp(name, "pgsteal_", 8) == 0 && in_list(name + 7, zone_suffixes)) {
-			old_steal += vm->e[i].value;
-			have_old_steal = true;
-			continue;
-		}
-		for (int c = 0; c < CTR_COUNT; c++) {
-			if (counter_matches(c, name)) {
-				out->v[c] += vm->e[i].value;
-				out->valid |= (uint64_t)1 << c;
-				break;
-			}
-		}
+static void
+counters_add(struct counters *out, int c, uint64_t value, uint64_t *old_steal,
+	     bool *have_old_steal)
+{
+	if (c == COUNTER_OLD_STEAL) {
+		*old_steal += value;
+		*have_old_steal = true;
+	} else {
+		out->v[c] += value;
+		out->valid |= (uint64_t)1 << c;
 	}
-	/* Before 3.4 direct steal is the per-zone total less kswapd's share. */
+}
+
+/* Before 3.4 direct steal is the per-zone total less kswapd's share. */
+static void
+counters_finish(struct counters *out, uint64_t old_steal, bool have_old_steal)
+{
 	if (have_old_steal && !counter_valid(out, CTR_PGSTEAL_DIRECT)) {
 		uint64_t k = out->v[CTR_PGSTEAL_KSWAPD];
 
 		out->v[CTR_PGSTEAL_DIRECT] = old_steal > k ? old_steal - k : 0;
 		out->valid |= (uint64_t)1 << CTR_PGSTEAL_DIRECT;
 	}
+}
+
+void
+counters_from_vmstat(const struct vmstat *vm, struct counters *out)
+{
+	uint64_t old_steal = 0;
+	bool have_old_steal = false;
+
+	memset(out, 0, sizeof(*out));
+	for (int i = 0; i < vm->n; i++) {
+		int c = counter_of(vm->e[i].name);
+
+		if (c >= 0)
+			counters_add(out, c, vm->e[i].value, &old_steal, &have_old_steal);
+	}
+	counters_finish(out, old_steal, have_old_steal);
+}
+
+void
+counters_map_init(struct counters_map *m)
+{
+	m->n = -1;
+	m->n_hits = 0;
+}
+
+/* Are vm's names those m was built for? */
+static bool
+counters_map_fits(const struct counters_map *m, const struct vmstat *vm)
+{
+	if (m->n != vm->n)
+		return false;
+	for (int i = 0; i < vm->n; i++)
+		if (strcmp(m->names[i], vm->e[i].name) != 0)
+			return false;
+	return true;
+}
+
+void
+counters_from_vmstat_mapped(const struct vmstat *vm, struct counters_map *m,
+			    struct counters *out)
+{
+	uint64_t old_steal = 0;
+	bool have_old_steal = false;
+
+	if (!counters_map_fits(m, vm)) {
+		m->n = vm->n;
+		m->n_hits = 0;
+		for (int i = 0; i < vm->n; i++) {
+			int c = counter_of(vm->e[i].name);
+
+			memcpy(m->names[i], vm->e[i].name, VMSTAT_NAME_LEN);
+			m->names[i][VMSTAT_NAME_LEN - 1] = '\0';
+			if (c >= 0) {
+				m->hit_index[m->n_hits] = (uint16_t)i;
+				m->hit_counter[m->n_hits++] = (uint8_t)c;
+			}
+		}
+	}
+	memset(out, 0, sizeof(*out));
+	for (int k = 0; k < m->n_hits; k++)
+		counters_add(out, m->hit_counter[k], vm->e[m->hit_index[k]].value, &old_steal,
+			     &have_old_steal);
+	counters_finish(out, old_steal, have_old_steal);
 }

@@ -51,6 +51,24 @@ struct counters {
 /* The canonical name of a counter ("pgscan_kswapd"). */
 const char *counter_name(enum counter c);
 void counters_from_vmstat(const struct vmstat *vm, struct counters *out);
+
+/* Which counter each vmstat entry adds to, worked out once for a set of
+ * names: reading many samples with the same names (a report on a day's
+ * recording) then costs a comparison of the names and a few additions a
+ * sample instead of a search of every name for every counter. */
+struct counters_map {
+	int n;				/* vmstat entries it was built for; -1 none */
+	int n_hits;			/* entries that add to a counter */
+	uint16_t hit_index[MAX_VMSTAT];
+	uint8_t hit_counter[MAX_VMSTAT];
+	char names[MAX_VMSTAT][VMSTAT_NAME_LEN];
+};
+
+void counters_map_init(struct counters_map *m);
+/* The same as counters_from_vmstat(), through m, which is rebuilt first
+ * when vm's names are not those it was built for. */
+void counters_from_vmstat_mapped(const struct vmstat *vm, struct counters_map *m,
+				 struct counters *out);
 static inline bool
 counter_valid(const struct counters *c, enum counter i)
 {

@@ -23,7 +23,6 @@
 
 #define MAX_HISTORY	(4u << 20)	/* entries: a month at 1 s */
 #define REPLAY_BEFORE	300		/* samples decoded before a seek's target, for the charts */
-#define PSI_EVENT	1000		/* PSI memory some avg10 rising past 10.00% is an event */
 #define EXIT_USAGE_DASHBOARD 2
 #define FILTER_LEN	64
 #define N_VIEWS		6

@@ -14,6 +14,7 @@
 #include "dashboard-int.h"
 #include "derive.h"
 #include "draw.h"
+#include "stall-events.h"
 
 /* Replay: the recording's index of the entry shown. */
 size_t
@@ -112,46 +113,17 @@ replay_back(struct dashboard *d)
 }
 
 /* Is sample i (decoded in rp->cur, with i - 1 in rp->prev) worth stopping
- * at? PSI memory rising past 10%, reclaim stalls starting, a group of
- * blocked tasks that was not there before. */
+ * at? What stall_events() finds: PSI memory rising past 10%, reclaim
+ * stalls starting, a group of blocked tasks that was not there before. */
 static bool
 replay_event(const struct sample *prev, const struct sample *cur, bool *stalling)
 {
-	uint64_t a0 = 0, a1 = 0, c0 = 0, c1 = 0;
-	bool was = *stalling, ev = false;
+	struct counters p, c;
+	int task;
 
-	if (sample_has(prev, SRC_PSI_MEMORY) && sample_has(cur, SRC_PSI_MEMORY) &&
-	    prev->psi[PSI_MEMORY].some.avg10 < PSI_EVENT && cur->psi[PSI_MEMORY].some.avg10 >= PSI_EVENT)
-		ev = true;
-	if (sample_has(prev, SRC_VMSTAT) && sample_has(cur, SRC_VMSTAT)) {
-		struct counters p, c;
-
-		counters_from_vmstat(&prev->vm, &p);
-		counters_from_vmstat(&cur->vm, &c);
-		a0 = p.v[CTR_ALLOCSTALL];
-		a1 = c.v[CTR_ALLOCSTALL];
-		c0 = p.v[CTR_COMPACT_STALL];
-		c1 = c.v[CTR_COMPACT_STALL];
-		*stalling = a1 > a0 || c1 > c0;
-		if (*stalling && !was)
-			ev = true;
-	}
-	if (sample_has(prev, SRC_TASKS) && sample_has(cur, SRC_TASKS))
-		for (int i = 0; i < cur->tasks.n_blocked && !ev; i++) {
-			bool seen = false;
-			int st = cur->tasks.b[i].stack;
-			unsigned long sig = st >= 0 ? stack_signature(&cur->tasks.stacks[st]) : 0;
-
-			for (int j = 0; j < prev->tasks.n_blocked && !seen; j++) {
-				int pst = prev->tasks.b[j].stack;
-
-				seen = st >= 0 && pst >= 0 ?
-				    stack_signature(&prev->tasks.stacks[pst]) == sig :
-				    strcmp(prev->tasks.b[j].wchan, cur->tasks.b[i].wchan) == 0;
-			}
-			ev = !seen;
-		}
-	return ev;
+	counters_from_vmstat(&prev->vm, &p);
+	counters_from_vmstat(&cur->vm, &c);
+	return stall_events(prev, &p, cur, &c, stalling, &task) != 0;
 }
 
 /* The next (dir 1) or previous (dir -1) event from the shown sample: a

@@ -124,6 +124,23 @@ replay_report_damage(const struct replay *rp, const char *path, FILE *f)
 	return lines;
 }
 
+void
+replay_host_facts(const struct replay *rp, char *dst, size_t size)
+{
+	const struct rec_header *h = rec_reader_header(rp->r);
+	size_t n;
+
+	n = (size_t)snprintf(dst, size, "%s, Linux %s %s", h->hostname, h->release, h->machine);
+	if (h->cpus > 0 && n < size)
+		n += (size_t)snprintf(dst + n, size - n, ", %d CPUs", h->cpus);
+	if (h->mem_kb > 0 && n < size)
+		n += (size_t)snprintf(dst + n, size - n, ", %lld kB", (long long)h->mem_kb);
+	if (h->page_size > 0 && n < size)
+		n += (size_t)snprintf(dst + n, size - n, ", page size %ld", h->page_size);
+	if (h->pageblock_order >= 0 && n < size)
+		snprintf(dst + n, size - n, ", pageblock order %d", h->pageblock_order);
+}
+
 double
 replay_parse_time(const struct replay *rp, const char *s, double base)
 {

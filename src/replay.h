@@ -31,6 +31,10 @@ int replay_seek(struct replay *rp, size_t i);
  * properly), for a warning: "PATH: damaged at byte N: M bytes skipped,
  * K samples lost". Returns how many lines it wrote into f. */
 int replay_report_damage(const struct replay *rp, const char *path, FILE *f);
+/* The recording host's facts in one line, for dump --info and report:
+ * "vm, Linux 6.18.44 x86_64, 2 CPUs, 24684084 kB, page size 4096,
+ * pageblock order 9" (a fact the recorder did not know is left out). */
+void replay_host_facts(const struct replay *rp, char *dst, size_t size);
 /* Time strings: "14:03:10" (on the recording's first day, or the next
  * after it when earlier), "2026-11-30 14:03:10", "+5m" / "-30s" from
  * base, or seconds since the epoch. The wall time, or NAN. */
