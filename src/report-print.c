@@ -4,6 +4,7 @@
  * UTF-8 character when a word is longer than the line.
  */
 #include "report-int.h"
+#include "arith.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -272,7 +273,7 @@ print_psi(const struct report *rep, FILE *out)
 			snprintf(label, sizeof(label), "%s %s", names[r], full ? "full" : "some");
 			if (a->over > 0)
 				snprintf(mean, sizeof(mean), "%.2f%%",
-					 fmin(100, a->stalled / (a->over * 1e6) * 100));
+					 arith_min(100, a->stalled / (a->over * 1e6) * 100));
 			else
 				snprintf(mean, sizeof(mean), "-");
 			fmt_pct(a->peak, peak, sizeof(peak));
@@ -325,7 +326,7 @@ print_counters(const struct report *rep, FILE *out)
 		if (scan->seen && steal->seen && scan->total > 0)
 			fprintf(out, "  %s reclaim took %.1f%% of the pages it scanned\n",
 				direct ? "direct" : "kswapd",
-				fmin(100, 100.0 * (double)steal->total / (double)scan->total));
+				arith_min(100, 100.0 * (double)steal->total / (double)scan->total));
 	}
 	if (acc[CTR_COMPACT_STALL].seen && acc[CTR_COMPACT_SUCCESS].seen &&
 	    acc[CTR_COMPACT_STALL].total > 0) {
@@ -333,7 +334,7 @@ print_counters(const struct report *rep, FILE *out)
 
 		fprintf(out, "  compaction succeeded in %llu of %llu stalls (%.0f%%)\n",
 			(unsigned long long)ok, (unsigned long long)all,
-			fmin(100, 100.0 * (double)ok / (double)all));
+			arith_min(100, 100.0 * (double)ok / (double)all));
 	}
 }
 
