@@ -126,6 +126,30 @@
  *			str cmdline, str user; r > 0: all of these as the
  *			previous sample's blocked task r - 1, DELTA only;
  *			then s stack index, -1 for none).
+ *  19	KMSG		the kernel log events completed on this tick, in
+ *			every sample whose kernel log was read (or tried),
+ *			always whole (no flags, never against the previous
+ *			sample): s err (0, or the Linux errno that keeps it
+ *			from being read: 1 EPERM needs root); u records lost
+ *			(overwritten before they were read); u events
+ *			dropped (past 16 in one tick); u count, at most 16;
+ *			count x (u kernel sequence number, u kernel
+ *			timestamp in microseconds, u kind: 0 other,
+ *			1 alloc-failure, 2 alloc-stall, 3 hung-task,
+ *			4 oom-invoked, 5 oom-kill, 6 oom-reaped, 7 swap-
+ *			error, 8 io-error, 9 lockup, 10 bad-page, a kind
+ *			this reader does not know reads as other; u log
+ *			level, 0 to 7; u has: bit 0 comm, 1 pid, 2 order,
+ *			3 gfp, 4 seconds, 5 anon, 6 file, 7 shmem, another
+ *			bit is an error; then those whose bit is set: str
+ *			comm, s pid, s order, u gfp mode (32 bits), u
+ *			seconds (32 bits), u anon-rss kB, u file-rss kB, u
+ *			shmem-rss kB; u lines the kernel printed (32 bits);
+ *			u truncated: 0 or 1; str text, at most 2047 bytes:
+ *			the first line, then the continuation lines, each
+ *			after a '\n'). Left out when no kernel log was read
+ *			(captured files, a recording of an older pagetop):
+ *			the sample has none.
  *
  * A decoded sample is zero where nothing was written: the data of a source
  * that is not valid, and the array entries past each count, except that
@@ -156,6 +180,7 @@ enum codec_field {
 	F_UPTIME = 16,
 	F_SENSORS = 17,
 	F_TASKS = 18,
+	F_KMSG = 19,
 };
 
 #define DELTA		0x1u	/* frame and chunk flags */
@@ -1253,6 +1278,47 @@ sensors_empty(const struct sensors *se)
 	return !se->available && se->n == 0 && se->why[0] == '\0';
 }
 
+/* The kernel log events of one tick; whole, never a delta. */
+static void
+enc_kmsg(struct wbuf *w, const struct kmsg_sample *k)
+{
+	int n = k->n < 0 ? 0 : k->n > KMSG_MAX_EVENTS ? KMSG_MAX_EVENTS : k->n;
+
+	put_s(w, k->err);
+	put_u(w, k->lost);
+	put_u(w, k->dropped);
+	put_u(w, (uint64_t)n);
+	for (int i = 0; i < n; i++) {
+		const struct kmsg_event *ev = &k->ev[i];
+		unsigned has = ev->has & KF_ALL;
+
+		put_u(w, ev->seq);
+		put_u(w, ev->ts_us);
+		put_u(w, (unsigned)ev->kind < KMSG_KIND_COUNT ? (uint64_t)ev->kind : 0);
+		put_u(w, (uint64_t)(ev->level & 7));
+		put_u(w, has);
+		if (has & KF_COMM)
+			put_str(w, ev->comm, sizeof(ev->comm));
+		if (has & KF_PID)
+			put_s(w, ev->pid);
+		if (has & KF_ORDER)
+			put_s(w, ev->order);
+		if (has & KF_GFP)
+			put_u(w, ev->gfp);
+		if (has & KF_SECONDS)
+			put_u(w, ev->seconds);
+		if (has & KF_ANON)
+			put_u(w, ev->anon_kb);
+		if (has & KF_FILE)
+			put_u(w, ev->file_kb);
+		if (has & KF_SHMEM)
+			put_u(w, ev->shmem_kb);
+		put_u(w, ev->lines);
+		put_u(w, ev->truncated ? 1 : 0);
+		put_str(w, ev->text, sizeof(ev->text));
+	}
+}
+
 ssize_t
 codec_encode(const struct sample *s, const struct sample *prev, uint8_t *buf,
     size_t cap)
@@ -1356,6 +1422,11 @@ codec_encode(const struct sample *s, const struct sample *prev, uint8_t *buf,
 		start = field_begin(&w, F_TASKS);
 		enc_tasks(&w, &s->tasks, prev_has(p, SRC_TASKS) ?
 		    &p->tasks : NULL, s->mono);
+		field_end(&w, start);
+	}
+	if (s->kmsg.read || s->kmsg.n > 0) {
+		start = field_begin(&w, F_KMSG);
+		enc_kmsg(&w, &s->kmsg);
 		field_end(&w, start);
 	}
 
@@ -1950,6 +2021,74 @@ dec_tasks(struct dec *d, struct rbuf *r)
 }
 
 static int
+dec_kmsg(struct dec *d, struct rbuf *r)
+{
+	struct kmsg_sample *k = &d->s->kmsg;
+	uint64_t v, has;
+	int64_t e;
+
+	if (k->read)
+		return codec_fail(d->err, "kernel log: twice");
+	k->read = true;
+	e = get_s(r);
+	if (r->bad || e < INT_MIN || e > INT_MAX || !get_max(r, UINT32_MAX, &v))
+		return codec_fail(d->err, "kernel log: bad status");
+	k->err = (int)e;
+	k->lost = (uint32_t)v;
+	if (!get_max(r, UINT32_MAX, &v))
+		return codec_fail(d->err, "kernel log: bad count of dropped events");
+	k->dropped = (uint32_t)v;
+	if (!get_int(r, KMSG_MAX_EVENTS, &k->n))
+		return codec_fail(d->err, "kernel log: more than %d events",
+		    KMSG_MAX_EVENTS);
+	for (int i = 0; i < k->n; i++) {
+		struct kmsg_event *ev = &k->ev[i];
+
+		memset(ev, 0, sizeof(*ev));
+		ev->seq = get_u(r);
+		ev->ts_us = get_u(r);
+		v = get_u(r);
+		ev->kind = v < KMSG_KIND_COUNT ? (enum kmsg_kind)v : KMSG_OTHER;
+		if (!get_int(r, 7, &ev->level) || !get_max(r, KF_ALL, &has))
+			return codec_fail(d->err, "kernel log: event %d: bad "
+			    "level or fields", i);
+		ev->has = (unsigned)has;
+		if (((has & KF_COMM) && !get_str(r, ev->comm, sizeof(ev->comm))) ||
+		    ((has & KF_PID) && !get_sint(r, &ev->pid)) ||
+		    ((has & KF_ORDER) && !get_sint(r, &ev->order)))
+			return codec_fail(d->err, "kernel log: event %d: bad "
+			    "command, pid or order", i);
+		if (has & KF_GFP) {
+			if (!get_max(r, UINT32_MAX, &v))
+				return codec_fail(d->err, "kernel log: event "
+				    "%d: bad GFP mode", i);
+			ev->gfp = (uint32_t)v;
+		}
+		if (has & KF_SECONDS) {
+			if (!get_max(r, UINT32_MAX, &v))
+				return codec_fail(d->err, "kernel log: event "
+				    "%d: bad seconds", i);
+			ev->seconds = (uint32_t)v;
+		}
+		if (has & KF_ANON)
+			ev->anon_kb = get_u(r);
+		if (has & KF_FILE)
+			ev->file_kb = get_u(r);
+		if (has & KF_SHMEM)
+			ev->shmem_kb = get_u(r);
+		if (r->bad || !get_max(r, UINT32_MAX, &v))
+			return codec_fail(d->err, "kernel log: event %d: bad "
+			    "values", i);
+		ev->lines = (uint32_t)v;
+		if (!get_bool(r, &ev->truncated) ||
+		    !get_str(r, ev->text, sizeof(ev->text)))
+			return codec_fail(d->err, "kernel log: event %d: bad "
+			    "text", i);
+	}
+	return field_done(r, d->err, "kernel log");
+}
+
+static int
 dec_status(struct dec *d, struct rbuf *r, unsigned *seen)
 {
 	struct source_status *st;
@@ -2043,6 +2182,8 @@ dec_field(struct dec *d, uint64_t id, struct rbuf *r, unsigned *seen_status)
 		return dec_chunk(d, r, SRC_UPTIME, dec_uptime);
 	case F_TASKS:
 		return dec_chunk(d, r, SRC_TASKS, dec_tasks);
+	case F_KMSG:
+		return dec_kmsg(d, r);
 	case F_SENSORS:
 		if (d->sensors)
 			return codec_fail(d->err, "sensors: twice");

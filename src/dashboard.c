@@ -42,6 +42,7 @@ const struct view *const views[N_VIEWS] = {
 	&view_fragmentation,
 	&view_reclaim,
 	&view_tasks,
+	&view_events,
 	&view_sensors,
 	&view_help,
 };
@@ -89,6 +90,8 @@ dashboard_scan(struct dashboard *d)
 	} else {
 		d->s->status[SRC_TASKS].err = ENOENT;
 	}
+	if (d->kmsg)
+		kmsg_source_read(d->kmsg, &d->s->kmsg);
 }
 
 static void
@@ -104,6 +107,7 @@ dashboard_sample(struct dashboard *d)
 	sampler_read(&d->sp, d->s, mask);
 	dashboard_scan(d);
 	history_push(d->h, d->s, d->ts ? d->groups : NULL);
+	events_push(d->ev, d->h->next - 1, d->s);
 	dashboard_keep_status(d);
 	/* The recorder's thread writes; this never waits on the disk. */
 	if (recording_active(&d->rec))
@@ -238,14 +242,18 @@ draw_header(struct dashboard *d, uint64_t seq)
 static void
 draw_tabs(struct dashboard *d)
 {
-	int x = 0;
+	int x = 0, wide = 0;
 
+	/* A blank between tabs when they all fit with it (not at 80 columns). */
+	for (int i = 0; i < N_VIEWS; i++)
+		wide += (int)strlen(views[i]->title) + 5;
 	draw_clear_line(1, 0, COLS, ST_NORMAL);
 	for (int i = 0; i < N_VIEWS; i++) {
 		d->tab_x[i] = x;
 		x += draw_text(1, x, COLS - x, i == d->view ? ST_SELECTED : ST_NORMAL, " %c %s ",
 			       views[i]->key, views[i]->title);
-		x += draw_text(1, x, COLS - x, ST_NORMAL, " ");
+		if (wide <= COLS)
+			x += draw_text(1, x, COLS - x, ST_NORMAL, " ");
 	}
 	d->tab_x[N_VIEWS] = x;
 }
@@ -314,6 +322,7 @@ dashboard_ctx(struct dashboard *d, struct view_ctx *ctx)
 			.h = d->h, .seq = dashboard_shown(d), .paused = !d->playing,
 			.tasks = sample_has(cur, SRC_TASKS) ? &cur->tasks : NULL,
 			.groups = d->groups, .latest = dashboard_shown(d), .now = cur->mono,
+			.events = d->ev, .kmsg = &cur->kmsg,
 			.status = d->status,
 			.sensors = cur->sensors.available || cur->sensors.n ? &cur->sensors : NULL,
 			.pti_every = 10, .page_size = d->host.page_size, .filter = d->filter,
@@ -327,6 +336,8 @@ dashboard_ctx(struct dashboard *d, struct view_ctx *ctx)
 		.seq = dashboard_shown(d),
 		.tasks = d->ts ? &d->s->tasks : NULL,
 		.groups = d->groups,
+		.events = d->ev,
+		.kmsg = &d->s->kmsg,
 		.latest = last,
 		.now = d->s->mono,
 		.paused = d->paused,
@@ -500,7 +511,7 @@ dashboard_key(struct dashboard *d, int ch)
 	}
 	default:
 		for (int i = 0; i < N_VIEWS; i++)
-			if (views[i]->key == ch) {
+			if (views[i]->key == ch || (views[i]->alt_key && views[i]->alt_key == ch)) {
 				dashboard_show_view(d, i);
 				return true;
 			}
@@ -633,6 +644,15 @@ dashboard_load_reasons(struct dashboard *d)
 		snprintf(d->message, sizeof(d->message), "%.250s", why);
 }
 
+/* The kernel log event table; why it is not the installed one on the status line. */
+static void
+dashboard_load_kmsg_rules(struct dashboard *d)
+{
+	char why[512];
+
+	if (kmsg_rules_load_installed(d->kmsg_rules, why, sizeof(why)) < 0 && !d->message[0])
+		snprintf(d->message, sizeof(d->message), "%.250s", why);
+}
 
 int
 dashboard_run(const struct dashboard_opts *o)
@@ -669,6 +689,17 @@ dashboard_run(const struct dashboard_opts *o)
 		goto out;
 	}
 	dashboard_load_reasons(&d);
+	/* The kernel log is this machine's: read on a real procfs, or where asked. */
+	if (!(d.kmsg_rules = calloc(1, sizeof(*d.kmsg_rules))) || !(d.ev = events_new(EVENTS_KEPT))) {
+		fprintf(stderr, "pagetop: out of memory\n");
+		goto out;
+	}
+	dashboard_load_kmsg_rules(&d);
+	if ((o->kmsg || d.sp.fs.is_procfs) &&
+	    !(d.kmsg = kmsg_source_open(o->kmsg ? o->kmsg : KMSG_DEVICE, d.kmsg_rules))) {
+		fprintf(stderr, "pagetop: out of memory\n");
+		goto out;
+	}
 	/* Tasks are scanned on a real procfs only: captured files have none. */
 	if (d.sp.fs.is_procfs && !(d.ts = taskscan_new(o->root))) {
 		fprintf(stderr, "pagetop: out of memory\n");
@@ -685,6 +716,7 @@ dashboard_run(const struct dashboard_opts *o)
 		goto out;
 	}
 	history_push(d.h, d.s, d.ts ? d.groups : NULL);
+	events_push(d.ev, d.h->next - 1, d.s);
 	dashboard_keep_status(&d);
 	d.ticks = 1;
 	for (int i = 0; i < N_VIEWS; i++)
@@ -745,6 +777,9 @@ out:
 	for (int i = 0; i < N_VIEWS; i++)
 		free(d.state[i]);
 	history_free(d.h);
+	events_free(d.ev);
+	kmsg_source_close(d.kmsg);
+	free(d.kmsg_rules);
 	if (d.ts)
 		taskscan_free(d.ts);
 	free(d.rs);
