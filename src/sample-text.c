@@ -195,6 +195,21 @@ text_reclaim(FILE *f, const struct vmstat *vm)
 	fputc('\n', f);
 }
 
+/* Threads by state letter, and the scan's note: a scan cut short by a
+ * descriptor limit or a root it cannot list says so here. */
+static void
+text_tasks(FILE *f, const struct tasks *t)
+{
+	fprintf(f, "Tasks\n  %u threads:", t->total);
+	for (int c = 'A'; c <= 'z'; c++)
+		if (t->by_state[c])
+			fprintf(f, " %c %u", c, t->by_state[c]);
+	fputc('\n', f);
+	if (t->note[0])
+		fprintf(f, "  %s\n", t->note);
+	fputc('\n', f);
+}
+
 void
 sample_text(FILE *f, const struct sample *s, const char *root)
 {
@@ -217,6 +232,8 @@ sample_text(FILE *f, const struct sample *s, const char *root)
 		text_pagetypeinfo(f, &s->pti);
 	if (sample_has(s, SRC_VMSTAT))
 		text_reclaim(f, &s->vm);
+	if (sample_has(s, SRC_TASKS))
+		text_tasks(f, &s->tasks);
 	for (int i = 0; i < SRC_COUNT; i++) {
 		if (sample_has(s, i) || s->status[i].err == SRC_NOT_READ)
 			continue;
