@@ -172,16 +172,24 @@ dump_pti_in_force(struct replay *rp, size_t i)
 	return when;
 }
 
-/* One sample as text: a "==> /proc/FILE <==" heading per file, as tail(1) does. */
-static void
-dump_text(const struct sample *s, unsigned mask, double pti_when)
+/* One sample as text: a "==> /proc/FILE <==" heading per file, as tail(1)
+ * does. false when none of the sources asked for is in the sample: then one
+ * line on stderr says why (the first one's reason), not an empty output. */
+static bool
+dump_text(const char *path, const struct sample *s, unsigned mask, double pti_when)
 {
-	char when[32];
+	char when[32], why[200];
 	bool first = true;
+	int missing = -1;
 
 	for (int src = 0; src < SRC_COUNT; src++) {
-		if (!(mask & SRC_BIT(src)) || !sample_has(s, src))
+		if (!(mask & SRC_BIT(src)))
 			continue;
+		if (!sample_has(s, src)) {
+			if (missing < 0)
+				missing = src;
+			continue;
+		}
 		fmt_time(src == SRC_PAGETYPEINFO && !isnan(pti_when) ? pti_when : s->wall, when,
 			 sizeof(when));
 		printf("%s==> /proc/%s at %s <==\n", first ? "" : "\n", src == SRC_TASKS ?
@@ -189,6 +197,12 @@ dump_text(const struct sample *s, unsigned mask, double pti_when)
 		sample_proc_print(stdout, s, src);
 		first = false;
 	}
+	if (!first || missing < 0)
+		return true;
+	fmt_time(s->wall, when, sizeof(when));
+	source_reason(&s->status[missing], why, sizeof(why));
+	fprintf(stderr, "pagetop: %s: no %s at %s: %s\n", path, source_name(missing), when, why);
+	return false;
 }
 
 /* A sample's kernel log events as the kernel printed them (dmesg's format),
@@ -333,7 +347,8 @@ cmd_dump_exec(int argc, char **argv)
 			pti_when = mask & SRC_BIT(SRC_PAGETYPEINFO) ? dump_pti_in_force(rp, i) : NAN;
 			if (printed && (mask & ~DUMP_EVENTS))
 				printf("\n");
-			dump_text(rp->cur, mask, pti_when);
+			if (!dump_text(path, rp->cur, mask, pti_when))
+				status = 1;
 		}
 	}
 	if (!as_json && mask == DUMP_EVENTS && !printed)

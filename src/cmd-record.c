@@ -4,6 +4,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,7 @@ cmd_record_exec(int argc, char **argv)
 	char path[4096], why[512], cmdline[1024], mpath[256] = "", mtext[MARK_TEXT_MAX + 1];
 	int c, r, status = 0, mfd = -1;
 	long pushed = 0;
+	bool said = false;	/* the writer's error is printed once */
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:d:h", opts, NULL)) != -1) {
@@ -262,6 +264,7 @@ cmd_record_exec(int argc, char **argv)
 		if (rs.stopped) {
 			fprintf(stderr, "pagetop: %s\n", rs.error);
 			status = strstr(rs.error, "max size") ? 0 : 1;
+			said = true;
 			break;
 		}
 		if (duration > 0 && s->mono - start + delay > duration + 1e-6)
@@ -282,7 +285,8 @@ cmd_record_exec(int argc, char **argv)
 			start = mono_now() - (double)(n + 1) * delay;	/* stalled: no catching up */
 	}
 	if ((r = recording_stop(&rec, why, sizeof(why))) < 0 && r != -EFBIG) {
-		fprintf(stderr, "pagetop: %s\n", why);
+		if (!said)
+			fprintf(stderr, "pagetop: %s\n", why);
 		status = 1;
 	} else {
 		struct stat st;

@@ -135,8 +135,13 @@ cmd_snapshot_exec(int argc, char **argv)
 	for (int i = 0; i < SRC_COUNT; i++) {
 		any |= sample_has(s, i);
 		if (s->status[i].err == EINVAL) {
-			fprintf(stderr, "pagetop: %s/%s: line %d: %s\n", root, source_name(i),
-				s->status[i].line, s->status[i].msg);
+			char where[32] = "";
+
+			/* An empty file has no line to name. */
+			if (s->status[i].line > 0)
+				snprintf(where, sizeof(where), "line %d: ", s->status[i].line);
+			fprintf(stderr, "pagetop: %s/%s: %s%s\n", root, source_name(i), where,
+				s->status[i].msg);
 			status = 1;
 		}
 	}

@@ -115,6 +115,19 @@ dashboard_sample(struct dashboard *d)
 	d->ticks++;
 }
 
+/* "recording stopped: why (FILE)": the reason first, so that a long path
+ * cut at the screen's edge does not hide it. err is "FILE: why" or other. */
+static void
+dashboard_rec_error(const char *path, const char *err, char *dst, size_t size)
+{
+	size_t n = strlen(path);
+
+	if (n > 0 && strncmp(err, path, n) == 0 && strncmp(err + n, ": ", 2) == 0)
+		snprintf(dst, size, "recording stopped: %.100s (%.120s)", err + n + 2, path);
+	else
+		snprintf(dst, size, "recording stopped: %.200s", err);
+}
+
 /* R: start or stop recording the live session (to path, or the default name). */
 static void
 dashboard_toggle_record(struct dashboard *d, const char *to)
@@ -125,7 +138,7 @@ dashboard_toggle_record(struct dashboard *d, const char *to)
 	if (recording_active(&d->rec)) {
 		snprintf(path, sizeof(path), "%s", d->rec.path);
 		if (recording_stop(&d->rec, why, sizeof(why)) < 0 && !strstr(why, "max size"))
-			snprintf(d->message, sizeof(d->message), "recording stopped: %.200s", why);
+			dashboard_rec_error(path, why, d->message, sizeof(d->message));
 		else
 			snprintf(d->message, sizeof(d->message), "recorded to %.200s", path);
 		return;
@@ -281,18 +294,22 @@ draw_status(struct dashboard *d)
 			  "  14:03:10, 2026-11-30 14:03:10, +5m, -30s; Enter go, Esc cancel");
 		return;
 	}
-	if (d->message[0]) {
-		draw_text(y, 0, COLS, ST_WARN, "%s", d->message);
-		return;
-	}
+	/* Before any message: "recording to FILE" must not outlive the recording. */
 	if (recording_active(&d->rec)) {
 		struct recorder_status rs;
 
 		recording_status(&d->rec, &rs);
 		if (rs.stopped) {
-			draw_text(y, 0, COLS, ST_BAD, "recording stopped: %s", rs.error);
+			char msg[sizeof(d->message)];
+
+			dashboard_rec_error(d->rec.path, rs.error, msg, sizeof(msg));
+			draw_text(y, 0, COLS, ST_BAD, "%s", msg);
 			return;
 		}
+	}
+	if (d->message[0]) {
+		draw_text(y, 0, COLS, ST_WARN, "%s", d->message);
+		return;
 	}
 	if (d->rp) {
 		draw_text(y, 0, COLS, ST_DIM, "q quit  space %s  %s step  [ ] speed  g go to  "

@@ -26,7 +26,9 @@ recording_default_path(const struct host *h, char *dst, size_t size)
 	char when[32];
 
 	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", localtime_r(&t, &tm));
-	snprintf(dst, size, "pagetop-%s-%s.ptrec", h->hostname[0] ? h->hostname : "host", when);
+	/* A proc root without sys/kernel/hostname names its host "?": not in a file name. */
+	snprintf(dst, size, "pagetop-%s-%s.ptrec",
+		 h->hostname[0] && strcmp(h->hostname, "?") != 0 ? h->hostname : "host", when);
 }
 
 static void

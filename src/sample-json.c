@@ -186,6 +186,8 @@ json_tasks(struct json *j, const struct tasks *t, const struct task_groups *grou
 		json_str(j, "stacks", "need root");
 	if (t->truncated)
 		json_bool(j, "truncated", true);
+	if (t->note[0])
+		json_str(j, "note", t->note);
 	json_array_begin(j, "blocked");
 	for (int i = 0; i < t->n_blocked; i++) {
 		const struct blocked_task *b = &t->b[i];

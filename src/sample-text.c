@@ -217,6 +217,21 @@ text_events(FILE *f, const struct sample *s)
 	fputc('\n', f);
 }
 
+/* Threads by state letter, and the scan's note: a scan cut short by a
+ * descriptor limit or a root it cannot list says so here. */
+static void
+text_tasks(FILE *f, const struct tasks *t)
+{
+	fprintf(f, "Tasks\n  %u threads:", t->total);
+	for (int c = 'A'; c <= 'z'; c++)
+		if (t->by_state[c])
+			fprintf(f, " %c %u", c, t->by_state[c]);
+	fputc('\n', f);
+	if (t->note[0])
+		fprintf(f, "  %s\n", t->note);
+	fputc('\n', f);
+}
+
 void
 sample_text(FILE *f, const struct sample *s, const char *root)
 {
@@ -242,6 +257,8 @@ sample_text(FILE *f, const struct sample *s, const char *root)
 	/* A snapshot of /dev/kmsg has none: only what comes after the start. */
 	if (s->kmsg.read && !s->kmsg.err && (s->kmsg.n || s->kmsg.lost || s->kmsg.dropped))
 		text_events(f, s);
+	if (sample_has(s, SRC_TASKS))
+		text_tasks(f, &s->tasks);
 	for (int i = 0; i < SRC_COUNT; i++) {
 		if (sample_has(s, i) || s->status[i].err == SRC_NOT_READ)
 			continue;
