@@ -240,8 +240,8 @@ tm resize-window -t rz -x 160 -y 50
 check_screen "160x50 first" rz 'Memory.*Free blocks per order'
 shot rz a160
 tm resize-window -t rz -x 20 -y 5
-check_screen "20x5: the header" rz '^ pagetop  \?  6\.18'
-check_screen "20x5: the status line" rz '^q quit  space pause'
+check_screen "20x5: the header" rz '^ pagetop  \?  6\.18' 15
+check_screen "20x5: the status line" rz '^q quit  space pause' 15
 small_ok=yes
 for s in 1:'^Memory' 2:'^Zone: ' 3:'^Reclaim' 4:'^Tasks ' 6:'^Sensors' '?:^Keys'; do
 	keys rz "${s%%:*}"
