@@ -9,6 +9,8 @@ static const struct cmd_entry *const cmd_table[] = {
 	&cmd_replay_entry,
 	&cmd_mark_entry,
 	&cmd_dump_entry,
+	&cmd_export_entry,
+	&cmd_serve_entry,
 	NULL
 };
 
