@@ -6,7 +6,8 @@
  * blocks in memory, each block's columns are delta- and varint-encoded
  * into an unlinked temporary file, and the exposition is written column
  * by column from there. Memory stays a few megabytes however long the
- * recording; the temporary file is about 1.5 bytes per value.
+ * recording; the temporary file is about a byte per value (55 MB for a
+ * day at 1 s with 585 series).
  */
 #ifndef PAGETOP_EXPORT_OM_H
 #define PAGETOP_EXPORT_OM_H
