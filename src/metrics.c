@@ -826,23 +826,20 @@ metrics_render(struct metric_set *m, const struct metrics_input *in, enum metric
 	       char *dst, size_t size)
 {
 	size_t n = 0;
-	int r;
 
+/* What is left of dst, or nothing once it is full: the length is still counted. */
+#define AT	(n < size ? dst + n : NULL)
+#define ROOM	(n < size ? size - n : 0)
 	metrics_values(m, in, m->vals);
 	for (int f = 0; f < m->n_fam; f++) {
-		r = metrics_format_header(m, f, fmt, dst + (n < size ? n : 0), n < size ? size - n : 0);
-		n += (size_t)r;
-		for (int i = m->fam[f].first; i < m->fam[f].first + m->fam[f].n; i++) {
-			if (m->vals[i] == METRIC_NONE)
-				continue;
-			r = metrics_format_line(m, i, m->vals[i], NULL, dst + (n < size ? n : 0),
-						n < size ? size - n : 0);
-			n += (size_t)r;
-		}
+		n += (size_t)metrics_format_header(m, f, fmt, AT, ROOM);
+		for (int i = m->fam[f].first; i < m->fam[f].first + m->fam[f].n; i++)
+			if (m->vals[i] != METRIC_NONE)
+				n += (size_t)metrics_format_line(m, i, m->vals[i], NULL, AT, ROOM);
 	}
-	if (fmt == METRICS_OPENMETRICS) {
-		r = snprintf(dst + (n < size ? n : 0), n < size ? size - n : 0, "# EOF\n");
-		n += (size_t)r;
-	}
+	if (fmt == METRICS_OPENMETRICS)
+		n += (size_t)snprintf(AT, ROOM, "# EOF\n");
+#undef AT
+#undef ROOM
 	return n;
 }
