@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "arith.h"
 #include "duration.h"
 #include "host.h"
 #include "kmsg-source.h"
@@ -277,7 +278,7 @@ cmd_record_exec(int argc, char **argv)
 
 			if (left <= 0)
 				break;
-			if (poll(&pfd, mfd >= 0 ? 1 : 0, (int)ceil(left * 1000)) > 0)
+			if (poll(&pfd, mfd >= 0 ? 1 : 0, (int)arith_ceil(left * 1000)) > 0)
 				while (marks_receive(mfd, mtext, sizeof(mtext)))
 					recording_mark(&rec, s->wall + (mono_now() - s->mono), mtext);
 		}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dashboard-int.h"
+#include "arith.h"
 #include "derive.h"
 #include "draw.h"
 #include "stall-events.h"
@@ -353,12 +354,12 @@ dashboard_replay_run(struct dashboard *d)
 		goto fail;
 	}
 	iv = hd->interval > 0 ? hd->interval : 1;
-	cap = (size_t)ceil(o->history / iv) + 1;
+	cap = (size_t)arith_ceil(o->history / iv) + 1;
 	if (cap < REPLAY_BEFORE + 2)
 		cap = REPLAY_BEFORE + 2;
 	if (cap > MAX_HISTORY)
 		cap = MAX_HISTORY;
-	if (!(d->h = history_new(cap, (size_t)ceil(o->history / 10) + 2, d->rp->cur)))
+	if (!(d->h = history_new(cap, (size_t)arith_ceil(o->history / 10) + 2, d->rp->cur)))
 		goto nomem;
 	for (int i = 0; i < N_VIEWS; i++)
 		if (views[i]->state_size && !(d->state[i] = calloc(1, views[i]->state_size)))

@@ -583,7 +583,7 @@ dashboard_loop(struct dashboard *d)
 			dashboard_draw(d);
 			redraw = false;
 		}
-		wait_ms = (int)ceil((d->next_tick - now_mono()) * 1000);
+		wait_ms = (int)arith_ceil((d->next_tick - now_mono()) * 1000);
 		pfd[0].revents = 0;
 		if (poll(pfd, d->mark_fd >= 0 ? 2 : 1, wait_ms < 0 ? 0 : wait_ms) < 0 &&
 		    errno != EINTR)
@@ -725,10 +725,10 @@ dashboard_run(const struct dashboard_opts *o)
 	d.last_pti = now_mono();
 	sampler_read(&d.sp, d.s, SRC_ALL);
 	dashboard_scan(&d);
-	cap = (size_t)ceil(o->history / o->delay) + 1;
+	cap = (size_t)arith_ceil(o->history / o->delay) + 1;
 	if (cap > MAX_HISTORY)
 		cap = MAX_HISTORY;
-	if (!(d.h = history_new(cap, (size_t)ceil(o->history / o->pti_every) + 2, d.s))) {
+	if (!(d.h = history_new(cap, (size_t)arith_ceil(o->history / o->pti_every) + 2, d.s))) {
 		fprintf(stderr, "pagetop: out of memory for %zu entries of history\n", cap);
 		goto out;
 	}
