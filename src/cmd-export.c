@@ -45,6 +45,9 @@ struct export_walk {
 	double pti_wall;
 	struct reasons *rs;
 	struct task_groups *groups;
+	size_t count_from;		/* kernel events are counted from this sample on */
+	bool have_kmsg;			/* the recording has the kernel log */
+	uint64_t kmsg_total[KMSG_KIND_COUNT];
 	struct metrics_input in;
 };
 
@@ -67,11 +70,18 @@ walk_to(struct export_walk *w, size_t i)
 	}
 	if (sample_has(s, SRC_TASKS))
 		task_groups_build(&s->tasks, w->rs, s->mono, w->groups);
+	/* A counter from the first sample exported: the lookback adds nothing. */
+	if (i >= w->count_from && s->kmsg.read) {
+		w->have_kmsg = true;
+		for (int k = 0; k < s->kmsg.n && k < KMSG_MAX_EVENTS; k++)
+			w->kmsg_total[s->kmsg.ev[k].kind]++;
+	}
 	w->in = (struct metrics_input){
 		.s = s,
 		.pti = w->have_pti ? w->pti : NULL,
 		.pti_wall = w->pti_wall,
 		.groups = sample_has(s, SRC_TASKS) ? w->groups : NULL,
+		.kmsg_total = w->have_kmsg ? w->kmsg_total : NULL,
 	};
 	return 0;
 }
@@ -253,6 +263,7 @@ cmd_export_exec(int argc, char **argv)
 		;
 	/* [from, to): samples at or after --since, at or before --until. */
 	start = from > EXPORT_PTI_LOOKBACK ? from - EXPORT_PTI_LOOKBACK : 0;
+	w.count_from = from;
 	for (size_t i = start; i < from; i++)
 		walk_to(&w, i);
 	for (size_t i = from; i < to; i++) {

@@ -28,6 +28,8 @@
 #include "arith.h"
 #include "duration.h"
 #include "http.h"
+#include "kmsg-rules.h"
+#include "kmsg-source.h"
 #include "metrics.h"
 #include "paths.h"
 #include "reasons.h"
@@ -40,7 +42,7 @@ static int cmd_serve_exec(int, char **);
 const struct cmd_entry cmd_serve_entry = {
 	.name = "serve",
 	.usage = "[--listen ADDR:PORT] [-d SECONDS] [-n N] [--pagetypeinfo-every SECONDS]\n"
-		 "      [--proc-root DIR]",
+		 "      [--proc-root DIR] [--kmsg PATH]",
 	.summary = "sample live and serve /metrics to Prometheus (default 127.0.0.1:9782)",
 	.exec = cmd_serve_exec,
 };
@@ -100,6 +102,9 @@ struct serve {
 	struct taskscan *ts;
 	struct reasons *rs;
 	struct task_groups *groups;
+	struct kmsg_rules *krules;
+	struct kmsg_source *kmsg;	/* NULL: no kernel log (captured files) */
+	uint64_t kmsg_total[KMSG_KIND_COUNT];	/* events per kind since the start */
 	struct pagetypeinfo *pti;	/* the last read in force */
 	bool have_pti;
 	double pti_wall;
@@ -193,6 +198,11 @@ serve_tick(struct serve *sv, double pti_every, double *last_pti)
 		s->status[SRC_TASKS].err = 0;
 		task_groups_build(&s->tasks, sv->rs, s->mono, sv->groups);
 	}
+	if (sv->kmsg) {
+		kmsg_source_read(sv->kmsg, &s->kmsg);
+		for (int i = 0; i < s->kmsg.n && i < KMSG_MAX_EVENTS; i++)
+			sv->kmsg_total[s->kmsg.ev[i].kind]++;
+	}
 	/* Between reads of pagetypeinfo, the last read stays in force. */
 	if (s->status[SRC_PAGETYPEINFO].err != SRC_NOT_READ) {
 		sv->have_pti = sample_has(s, SRC_PAGETYPEINFO);
@@ -206,6 +216,7 @@ serve_tick(struct serve *sv, double pti_every, double *last_pti)
 		.pti = sv->have_pti ? sv->pti : NULL,
 		.pti_wall = sv->pti_wall,
 		.groups = sv->ts ? sv->groups : NULL,
+		.kmsg_total = sv->kmsg && !kmsg_source_err(sv->kmsg) ? sv->kmsg_total : NULL,
 	};
 	if (metrics_build(sv->m, &sv->in, ~0u) < 0)
 		fprintf(stderr, "pagetop: serve: out of memory for the metrics\n");
@@ -452,6 +463,8 @@ serve_free(struct serve *sv)
 		close(sv->listen_fd);
 	if (sv->ts)
 		taskscan_free(sv->ts);
+	kmsg_source_close(sv->kmsg);
+	free(sv->krules);
 	metrics_free(sv->m);
 	free(sv->cl);
 	free(sv->pti);
@@ -470,10 +483,11 @@ cmd_serve_exec(int argc, char **argv)
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "pagetypeinfo-every", required_argument, NULL, 'P' },
 		{ "proc-root", required_argument, NULL, 'r' },
+		{ "kmsg", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *root = "/proc", *listen_spec = SERVE_DEFAULT_LISTEN;
+	const char *root = "/proc", *listen_spec = SERVE_DEFAULT_LISTEN, *kmsg_path = NULL;
 	double delay = 1, pti_every = 10, last_pti = 0, next;
 	long iterations = 0;
 	struct serve sv = { .listen_fd = -1 };
@@ -510,6 +524,9 @@ cmd_serve_exec(int argc, char **argv)
 		case 'r':
 			root = optarg;
 			break;
+		case 'k':
+			kmsg_path = optarg;
+			break;
 		case 'h':
 			printf("usage: pagetop serve %s\n", cmd_serve_entry.usage);
 			return 0;
@@ -541,6 +558,22 @@ cmd_serve_exec(int argc, char **argv)
 		if (reasons_load(sv.rs, sys, user, why, sizeof(why)) < 0)
 			fprintf(stderr, "pagetop: %s\n", why);
 		if (!(sv.ts = taskscan_new(root))) {
+			fprintf(stderr, "pagetop: out of memory\n");
+			goto out;
+		}
+	}
+	/* The kernel log is this machine's: read on a real procfs, or where asked. */
+	if (kmsg_path || sv.sp.fs.is_procfs) {
+		if (!(sv.krules = calloc(1, sizeof(*sv.krules)))) {
+			fprintf(stderr, "pagetop: out of memory\n");
+			goto out;
+		}
+		if ((r = kmsg_rules_load_installed(sv.krules, why, sizeof(why))) < 0) {
+			fprintf(stderr, "pagetop: %s\n", why);
+			if (r == -EINVAL)
+				goto out;
+		}
+		if (!(sv.kmsg = kmsg_source_open(kmsg_path ? kmsg_path : KMSG_DEVICE, sv.krules))) {
 			fprintf(stderr, "pagetop: out of memory\n");
 			goto out;
 		}

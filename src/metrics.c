@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "frag.h"
+#include "kmsg.h"
 
 /* Where a series' value is in a sample. */
 enum metric_kind {
@@ -24,6 +25,7 @@ enum metric_kind {
 	MK_BLOCKED,		/* a category */
 	MK_BLOCKED_LONGEST,	/* a category */
 	MK_SOURCE_UP,		/* a source */
+	MK_KMSG,		/* a kind */
 };
 
 #define METRICS_MAX_SERIES	65536	/* far above any kernel's shape */
@@ -556,6 +558,16 @@ metrics_build(struct metric_set *m, const struct metrics_input *in, unsigned mas
 	build_psi(m, s, mask);
 	if ((mask & SRC_BIT(SRC_TASKS)) && sample_has(s, SRC_TASKS))
 		build_tasks(m);
+	if (in->kmsg_total) {
+		fam_add(m, "pagetop_kernel_events", METRIC_COUNTER, "",
+			"Kernel log events (facility kern) per kind since pagetop started: "
+			"allocation failures, hung tasks, OOM kills...");
+		for (int k = 0; k < KMSG_KIND_COUNT; k++) {
+			if (!(se = ser_add(m, MK_KMSG, k, 0, 0, 0)))
+				break;
+			lab(se, "kind", kmsg_kind_name(k));
+		}
+	}
 	fam_add(m, "pagetop_source_up", METRIC_GAUGE, "",
 		"1 when pagetop could read a source, 0 when not (missing, needs root, malformed).");
 	for (int i = 0; i < SRC_COUNT; i++) {
@@ -719,6 +731,8 @@ series_value(struct metric_set *m, const struct metric_series *se, const struct 
 			tasks_by_category(m, in);
 		return se->kind == MK_BLOCKED ? m->cat_count[se->a] :
 		    (int64_t)(m->cat_longest[se->a] * 1000 + 0.5);
+	case MK_KMSG:
+		return in->kmsg_total ? clamp_u64(in->kmsg_total[se->a]) : METRIC_NONE;
 	case MK_SOURCE_UP:
 		if (se->a == SRC_PAGETYPEINFO)
 			return in->pti != NULL;

@@ -55,6 +55,9 @@ struct metrics_input {
 	const struct pagetypeinfo *pti;	/* NULL when none was read */
 	double pti_wall;		/* when it was read */
 	const struct task_groups *groups;	/* NULL: tasks without categories */
+	/* Kernel log events per enum kmsg_kind since the start (a counter
+	 * the caller keeps, from each sample's kmsg); NULL: no kernel log. */
+	const uint64_t *kmsg_total;
 };
 
 /* --source names, as `dump` takes them, plus zoneinfo; "all" is every one. */

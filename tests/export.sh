@@ -118,4 +118,22 @@ check_match "... that says what a time is" "$err" "--since: 'yesterday' is not a
 $PAGETOP export $REC --format csv --since $t5 --until $t3 > /dev/null 2>$T/empty.err
 check_eq "an empty range: nonzero exit" "$?" 1
 check_match "... and says so" "$(cat $T/empty.err)" "no samples between --since and --until"
+# Kernel log events per kind: a counter from the first sample exported.
+L=roots/live-6.18-x86_64
+make_root $T/kroot buddyinfo=$L/buddyinfo vmstat=$L/vmstat meminfo=$L/meminfo
+$PAGETOP record --proc-root $T/kroot --kmsg $FIXTURES/kmsg/oom-memcg-6.18.kmsg -d 0.1 \
+	--duration 1s -o $T/k.ptrec 2>/dev/null
+$PAGETOP export $T/k.ptrec --format csv > $T/k.csv
+check_match "csv: a column per kind of kernel event" "$(head -1 $T/k.csv)" \
+	'kernel_events_total\.oom-kill'
+check_eq "csv: the OOM kill counted once, and then stays counted" \
+	"$(col kernel_events_total.oom-kill $T/k.csv | sort -u | tr '\n' ' ')" "1 "
+$PAGETOP export $T/k.ptrec --format openmetrics > $T/k.om
+check_match "openmetrics: kernel events as a counter" "$(cat $T/k.om)" \
+	'^# TYPE pagetop_kernel_events counter$'
+check_match "openmetrics: ... with the OOM kill" "$(cat $T/k.om)" \
+	'^pagetop_kernel_events_total\{kind="oom-kill"\} 1 [0-9.]+$'
+$PAGETOP export $REC --format csv > $T/nok.csv
+check_eq "a recording without the kernel log: no such columns" \
+	"$(head -1 $T/nok.csv | grep -c kernel_events)" 0
 done_testing

@@ -191,4 +191,33 @@ kill -INT $spid
 wait $spid
 check_eq "SIGINT: a clean exit" "$?" 0
 pids=${pids#$spid}
+
+# Kernel log events per kind, a counter, from --kmsg (a file of the
+# kernel's records: an OOM kill of a memory cgroup).
+check_no_match() { if printf '%s\n' "$2" | grep -Eq -- "$3"; then not_ok "$1" "/$3/ in the output"; else ok "$1"; fi; }
+check_no_match "captured files without --kmsg: no kernel event metrics" "$(cat $T/m.txt)" '^pagetop_kernel_events'
+$PAGETOP serve --listen 127.0.0.1:0 --proc-root $T/root --kmsg $FIXTURES/kmsg/oom-memcg-6.18.kmsg \
+	-d 0.2 2>$T/serve2.err &
+spid=$!
+pids="$pids $spid"
+wait_for $T/serve2.err 'serving http://'
+ADDR2=$(sed -n 's|.*http://\([^/]*\)/metrics.*|\1|p' $T/serve2.err)
+curl -s -o $T/k.txt http://$ADDR2/metrics
+check_match "kernel events: TYPE counter" "$(cat $T/k.txt)" '^# TYPE pagetop_kernel_events_total counter$'
+check_match "kernel events: the OOM kill counted" "$(cat $T/k.txt)" \
+	'^pagetop_kernel_events_total\{kind="oom-kill"\} 1$'
+check_match "kernel events: the oom-killer invoked counted" "$(cat $T/k.txt)" \
+	'^pagetop_kernel_events_total\{kind="oom-invoked"\} 1$'
+check_match "kernel events: no allocation failure" "$(cat $T/k.txt)" \
+	'^pagetop_kernel_events_total\{kind="alloc-failure"\} 0$'
+sleep 0.5
+curl -s -o $T/k2.txt http://$ADDR2/metrics
+check_match "kernel events: counted once, not at every tick" "$(cat $T/k2.txt)" \
+	'^pagetop_kernel_events_total\{kind="oom-kill"\} 1$'
+if command -v promtool >/dev/null; then
+	check "kernel events: promtool check metrics" sh -c "promtool check metrics < $T/k2.txt"
+fi
+kill -INT $spid
+wait $spid
+pids=${pids% $spid}
 done_testing
