@@ -48,6 +48,6 @@ echo "$p $h" | awk -v hz="$hz" -v t="$((secs * 10))" '{
 	printf "%-28s %10.3f %10.3f %8.2f\n", "system CPU per tick (ms)", ps, hs, hs ? ps / hs : 0
 	printf "%-28s %10.2f %10.2f %8.2f\n", "peak RSS (MB)", $3 / 1024, $8 / 1024, $3 / $8
 	printf "%-28s %10.2f %10.2f %8.2f\n", "own memory, RssAnon (MB)", $4 / 1024, $9 / 1024, $4 / $9
-	printf "pagetop had libproc2 loaded: %s\n", $5 > 0 ? "yes" : "no"
+	printf "pagetop had libproc2 loaded: %s\n", ($5 > 0 ? "yes" : "no")
 	printf "targets: pagetop user CPU < 2 ms per tick, RSS < 6 MB with 3600 entries\n"
 }'
