@@ -75,5 +75,7 @@ run(const uint8_t *data, size_t len)
 	free(text);
 }
 
-FUZZ_TARGET(buddyinfo, run, "tests/fixtures/proc/buddyinfo", "tests/fixtures/proc/extfrag/live-6.18-x86_64-buddyinfo.txt",
+FUZZ_TARGET(buddyinfo, run,
+	    "tests/fixtures/proc/buddyinfo",
+	    "tests/fixtures/proc/extfrag/live-6.18-x86_64-buddyinfo.txt",
 	    "tests/fixtures/roots/live-6.18-x86_64/buddyinfo")

@@ -10,8 +10,16 @@
  *    seeds and on the inputs in tests/fuzz/regress/TARGET/ (what a fuzzer
  *    once found), one test point each.
  *
- * A new target is one file here ending in FUZZ_TARGET(...) and one line in
- * FUZZ_TARGETS in Makefile.am.
+ * A new target is one file here and one line in FUZZ_TARGETS in
+ * Makefile.am; for a kernel log parser, say:
+ *
+ *	static void
+ *	run(const uint8_t *data, size_t len)
+ *	{
+ *		... kmsg_parse() on data, then fuzz_fail() on what must not be ...
+ *	}
+ *
+ *	FUZZ_TARGET(kmsg, run, "tests/fixtures/proc/kmsg")
  */
 #ifndef PAGETOP_FUZZ_H
 #define PAGETOP_FUZZ_H
@@ -41,21 +49,13 @@ void fuzz_register(struct fuzz_target *t);
 struct fuzz_target *fuzz_targets(void);
 
 /*
- * FUZZ_TARGET(name, run, seed...): registers the file's target. Make the
- * run function's large state static: a struct sample is 700 KB.
+ * FUZZ_TARGET(name, run, seed...): registers the file's target (at start-up,
+ * so that make check links them all in one program). Keep the run
+ * function's large state static: a struct sample is 700 KB.
+ * FUZZ_TARGET_MADE(name, run, make): its seeds are made by make(emit, ctx).
  */
-#define FUZZ_TARGET(name_, run_, ...)						\
-	static const char *const fuzz_seeds_##name_[] = { __VA_ARGS__, NULL };	\
-	static struct fuzz_target fuzz_target_##name_ = {			\
-		#name_, run_, fuzz_seeds_##name_, NULL, NULL };			\
-	static void __attribute__((constructor))				\
-	fuzz_register_##name_(void)						\
-	{									\
-		fuzz_register(&fuzz_target_##name_);				\
-	}
-/* The same with seeds made by make_(emit, ctx) only. */
-#define FUZZ_TARGET_MADE(name_, run_, make_)					\
-	static const char *const fuzz_seeds_##name_[] = { NULL };		\
+#define FUZZ_TARGET_(name_, run_, make_, ...)					\
+	static const char *const fuzz_seeds_##name_[] = { __VA_ARGS__ };	\
 	static struct fuzz_target fuzz_target_##name_ = {			\
 		#name_, run_, fuzz_seeds_##name_, make_, NULL };		\
 	static void __attribute__((constructor))				\
@@ -63,6 +63,8 @@ struct fuzz_target *fuzz_targets(void);
 	{									\
 		fuzz_register(&fuzz_target_##name_);				\
 	}
+#define FUZZ_TARGET(name_, run_, ...) FUZZ_TARGET_(name_, run_, NULL, __VA_ARGS__, NULL)
+#define FUZZ_TARGET_MADE(name_, run_, make_) FUZZ_TARGET_(name_, run_, make_, NULL)
 
 /* An invariant broke: says which and aborts, so libFuzzer keeps the input. */
 void fuzz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));

@@ -67,4 +67,6 @@ run(const uint8_t *data, size_t len)
 	free(text);
 }
 
-FUZZ_TARGET(meminfo, run, "tests/fixtures/proc/meminfo", "tests/fixtures/roots/live-6.18-x86_64/meminfo")
+FUZZ_TARGET(meminfo, run,
+	    "tests/fixtures/proc/meminfo",
+	    "tests/fixtures/roots/live-6.18-x86_64/meminfo")

@@ -95,5 +95,6 @@ run(const uint8_t *data, size_t len)
 	free(text2);
 }
 
-FUZZ_TARGET(pagetypeinfo, run, "tests/fixtures/proc/pagetypeinfo",
+FUZZ_TARGET(pagetypeinfo, run,
+	    "tests/fixtures/proc/pagetypeinfo",
 	    "tests/fixtures/roots/live-6.18-x86_64/pagetypeinfo")

@@ -72,4 +72,6 @@ run(const uint8_t *data, size_t len)
 	free(text);
 }
 
-FUZZ_TARGET(psi, run, "tests/fixtures/proc/pressure", "tests/fixtures/roots/live-6.18-x86_64/pressure")
+FUZZ_TARGET(psi, run,
+	    "tests/fixtures/proc/pressure",
+	    "tests/fixtures/roots/live-6.18-x86_64/pressure")

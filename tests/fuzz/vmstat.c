@@ -68,4 +68,6 @@ run(const uint8_t *data, size_t len)
 	free(text);
 }
 
-FUZZ_TARGET(vmstat, run, "tests/fixtures/proc/vmstat", "tests/fixtures/roots/live-6.18-x86_64/vmstat")
+FUZZ_TARGET(vmstat, run,
+	    "tests/fixtures/proc/vmstat",
+	    "tests/fixtures/roots/live-6.18-x86_64/vmstat")

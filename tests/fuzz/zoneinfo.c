@@ -101,4 +101,6 @@ run(const uint8_t *data, size_t len)
 	free(text);
 }
 
-FUZZ_TARGET(zoneinfo, run, "tests/fixtures/proc/zoneinfo", "tests/fixtures/roots/live-6.18-x86_64/zoneinfo")
+FUZZ_TARGET(zoneinfo, run,
+	    "tests/fixtures/proc/zoneinfo",
+	    "tests/fixtures/roots/live-6.18-x86_64/zoneinfo")
