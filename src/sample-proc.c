@@ -91,14 +91,15 @@ print_pagetypeinfo(FILE *f, const struct pagetypeinfo *pti)
 			for (int o = 0; o < pti->n_orders; o++) {
 				char capped[16];
 
+				if (!((row->capped >> o) & 1)) {
+					fprintf(f, "%6u ", row->free[o]);
+					continue;
+				}
 				/* The kernel caps at 100000 (">100000"); a lower
 				 * bound read from elsewhere keeps its '>' on the
 				 * number, where the parser looks for it. */
 				snprintf(capped, sizeof(capped), ">%u", row->free[o]);
-				if ((row->capped >> o) & 1)
-					fprintf(f, "%6s ", capped);
-				else
-					fprintf(f, "%6u ", row->free[o]);
+				fprintf(f, "%6s ", capped);
 			}
 			fputc('\n', f);
 		}
