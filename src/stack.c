@@ -130,6 +130,9 @@ frame_module(struct span rest, int line, struct stack_frame *f,
 	inside.len--;
 	if (!span_next_word(&inside, &w))
 		return parse_fail(err, line, "empty module name \"[]\"");
+	if (span_has_control(w))
+		return parse_fail(err, line,
+		    "control character in the module name");
 	if (memchr(w.s, ']', w.len) != NULL || memchr(w.s, '[', w.len) != NULL)
 		return parse_fail(err, line, "bad module name in \"%.*s\"",
 		    shown(rest), rest.s);
@@ -161,6 +164,8 @@ stack_frame_parse(struct span s, int line, struct stack_frame *f,
 	rest = (struct span){ s.s + i + 2, s.len - i - 2 };
 	if (!span_next_word(&rest, &sym))
 		return parse_fail(err, line, "no symbol after the address");
+	if (span_has_control(sym))
+		return parse_fail(err, line, "control character in the symbol");
 
 	if (is_raw_address(sym)) {
 		if (is_end_marker(sym)) {
