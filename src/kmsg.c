@@ -105,6 +105,8 @@ kmsg_record_parse(const char *buf, size_t len, struct kmsg_record *out,
 	memset(out, 0, sizeof(*out));
 	if (err)
 		memset(err, 0, sizeof(*err));
+	if (len == 0)
+		return parse_fail(err, 0, "empty");
 	if (!(semi = memchr(buf, ';', first)))
 		return parse_fail(err, 1, "no ';' after the prefix");
 	rest = (struct span){ buf, (size_t)(semi - buf) };
