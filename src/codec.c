@@ -824,14 +824,20 @@ static bool
 get_name(struct rbuf *r, struct names_pos *np, char *dst, size_t size)
 {
 	uint64_t k = get_u(r);
-	int64_t at;
+	int64_t off, at;
 
 	if (r->bad)
 		return false;
 	if (k == 0)
 		return get_str(r, dst, size);
-	at = np->at + 1 + unzigzag(k - 1);
-	if (at < 0 || at >= np->n || strlen(np->list[at]) >= size) {
+	/* Checked before it is added: a crafted k must not overflow. */
+	off = unzigzag(k - 1);
+	if (off < -1 - (int64_t)np->at || off > (int64_t)np->n - 2 - np->at) {
+		r->bad = true;
+		return false;
+	}
+	at = np->at + 1 + off;
+	if (strlen(np->list[at]) >= size) {
 		r->bad = true;
 		return false;
 	}
