@@ -871,7 +871,8 @@ writer_finish(struct rec_writer *w)
 	n += put_varint(p + n, (uint64_t)w->step);
 	for (i = 0; i < w->nidx; i++)
 		n += index_entry(p + n, &w->idx[i], &end, &samples);
-	memcpy(p + n, w->times, w->times_len);
+	if (w->times_len > 0)
+		memcpy(p + n, w->times, w->times_len);
 	n += w->times_len;
 	if ((r = frame_write(w, FT_INDEX, 0, n)) != 0)
 		return r;
