@@ -15,7 +15,7 @@
 #define RECORDING_BUF	(2u << 20)	/* a whole sample with 256 stacks fits */
 /* A keyframe (a whole sample) every 5 minutes at 1 s: keyframes are most
  * of a recording's size, and a seek decodes at most this many samples
- * (about 2 ms). Damage loses the samples up to the next keyframe. */
+ * (about 3 ms). Damage loses the samples up to the next keyframe. */
 #define RECORDING_KEYFRAME_EVERY 300
 
 void
