@@ -155,9 +155,15 @@ tmux_start kd 80 24 "$PAGETOP --proc-root $T/root -d 0.2 --record $T/kill.ptrec"
 i=0
 until [ "$(samples_in $T/kill.ptrec)" -gt 0 ] 2>/dev/null || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 0.6
-kpid=$(pgrep -P "$(tm display-message -p -t kd '#{pane_pid}')" -x pagetop)
+kpid=
+i=0
+while [ -z "$kpid" ] && [ $i -lt 50 ]; do
+	kpid=$(pgrep -P "$(tm display-message -p -t kd '#{pane_pid}')" -x pagetop)
+	[ -n "$kpid" ] || sleep 0.1
+	i=$((i + 1))
+done
 [ -n "$kpid" ] && kill -KILL $kpid
-check_screen "SIGKILL: the dashboard is gone" kd 'exit=137$'
+check_screen "SIGKILL: the dashboard is gone" kd 'exit=137$' 15
 check_whole "SIGKILL of a recording dashboard: the flushed samples replay" $T/kill.ptrec
 check_match "... and --info says it was not closed" "$($PAGETOP dump $T/kill.ptrec --info 2>&1)" 'not closed properly'
 rm -f $T/writer.run
