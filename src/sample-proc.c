@@ -75,7 +75,8 @@ print_pagetypeinfo(FILE *f, const struct pagetypeinfo *pti)
 			fprintf(f, "Pages per block:  %" PRIu64 "\n", pti->pages_per_block);
 		if (pti->pageblock_order >= 0 || pti->pages_per_block != 0)
 			fputc('\n', f);
-		if (has_free) {
+		/* Without a free row the header still says how many orders. */
+		if (has_free || (k == 0 && pti->n_free == 0 && pti->n_orders > 0)) {
 			fprintf(f, "%-43s ", "Free pages count per migrate type at order");
 			for (int o = 0; o < pti->n_orders; o++)
 				fprintf(f, "%6d ", o);

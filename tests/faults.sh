@@ -163,7 +163,7 @@ while [ -z "$kpid" ] && [ $i -lt 50 ]; do
 	i=$((i + 1))
 done
 [ -n "$kpid" ] && kill -KILL $kpid
-check_screen "SIGKILL: the dashboard is gone" kd 'exit=137$' 15
+check_screen "SIGKILL: the dashboard is gone" kd '^exit=137$' 15
 check_whole "SIGKILL of a recording dashboard: the flushed samples replay" $T/kill.ptrec
 check_match "... and --info says it was not closed" "$($PAGETOP dump $T/kill.ptrec --info 2>&1)" 'not closed properly'
 rm -f $T/writer.run

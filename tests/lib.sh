@@ -50,9 +50,10 @@ tmux_cleanup() { tm kill-server 2>/dev/null; rm -rf "$TMPDIR_TEST"; }
 trap tmux_cleanup EXIT
 # tmux_start NAME COLS ROWS COMMAND: runs COMMAND (a shell string) in a new
 # session; the pane stays after the command exits so its last screen and
-# "exit=N" can be read.
+# "exit=N" can be read ("exit=N" at the start of a line of its own, wherever
+# a program killed mid-screen left the cursor and its terminal modes).
 tmux_start() {
-	tm new-session -d -s "$1" -x "$2" -y "$3" "$4; echo exit=\$?; sleep 600" &&
+	tm new-session -d -s "$1" -x "$2" -y "$3" "$4; s=\$?; printf '\\r\\nexit=%s\\r\\n' \$s; sleep 600" &&
 		tm set-option -t "$1" remain-on-exit on >/dev/null
 }
 screen_of() { tm capture-pane -p -t "$1"; }
