@@ -12,6 +12,9 @@ secs=${BENCH_SECONDS:-380}
 command -v htop >/dev/null || apt-get install -y -qq htop >/dev/null
 S=pagetop-bench-$$
 trap 'tmux -L $S kill-server 2>/dev/null' EXIT
+# One server for all the sessions, kept when the last one ends (a new
+# session started as the old server exits fails).
+tmux -L $S start-server \; set -s exit-empty off
 hz=$(getconf CLK_TCK)
 
 # run NAME COMMAND: prints "user_ticks system_ticks hwm_kB anon_kB libproc2_maps"
@@ -25,7 +28,7 @@ run() {
 	u=$(awk '{ sub(/.*\) /, ""); print $12, $13 }' /proc/$pid/stat)
 	m=$(awk '/^VmHWM:/ { print $2 }' /proc/$pid/status)
 	a=$(awk '/^RssAnon:/ { print $2 }' /proc/$pid/status)
-	l=$(grep -c libproc2 /proc/$pid/maps)
+	l=$(grep -c libproc2 /proc/$pid/maps || true)
 	tmux -L $S kill-session -t "$1"
 	echo "$u $m $a $l"
 }
@@ -48,7 +51,7 @@ echo "$p $h" | awk -v hz="$hz" -v t="$((secs * 10))" '{
 	printf "%-28s %10.3f %10.3f %8.2f\n", "system CPU per tick (ms)", ps, hs, hs ? ps / hs : 0
 	printf "%-28s %10.2f %10.2f %8.2f\n", "peak RSS (MB)", $3 / 1024, $8 / 1024, $3 / $8
 	printf "%-28s %10.2f %10.2f %8.2f\n", "own memory, RssAnon (MB)", $4 / 1024, $9 / 1024, $4 / $9
-	printf "pagetop had libproc2 loaded: %s\n", $5 > 0 ? "yes" : "no"
+	printf "pagetop had libproc2 loaded: %s\n", ($5 > 0 ? "yes" : "no")
 	printf "targets: pagetop user CPU < 2 ms per tick, RSS < 6 MB with 3600 entries\n"
 }'
 [ -z "${BENCH_RESULTS:-}" ] || echo "$p $h" | awk -v hz="$hz" -v t="$((secs * 10))" -v secs="$secs" '{
@@ -57,5 +60,5 @@ echo "$p $h" | awk -v hz="$hz" -v t="$((secs * 10))" '{
 	printf "dash.cpu.htop %.4f\n", ($6 + $7) / hz * 1000 / t
 	printf "dash.rss.pagetop %.2f\ndash.rss.htop %.2f\n", $3 / 1024, $8 / 1024
 	printf "dash.anon.pagetop %.2f\ndash.anon.htop %.2f\n", $4 / 1024, $9 / 1024
-	printf "dash.libproc2 %s\n", $5 > 0 ? "yes" : "no"
+	printf "dash.libproc2 %s\n", ($5 > 0 ? "yes" : "no")
 }' >> "$BENCH_RESULTS"

@@ -33,6 +33,9 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
+# One server for all the sessions, kept when the last one ends (a new
+# session started as the old server exits fails).
+tmux -L $S start-server \; set -s exit-empty off
 result() { [ -z "${BENCH_RESULTS:-}" ] || echo "$1 $2" >> "$BENCH_RESULTS"; }
 
 # start NAME COMMAND, then wait for its first screen

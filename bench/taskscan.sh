@@ -48,6 +48,9 @@ need() {
 	command -v "$1" >/dev/null 2>&1
 }
 need tmux tmux || { echo "taskscan.sh: tmux is needed" >&2; exit 1; }
+# One server for all the sessions, kept when the last one ends (a new
+# session started as the old server exits fails).
+tmux -L "$sock" start-server \; set -s exit-empty off
 have_htop=yes; need htop htop || have_htop=no
 have_atop=yes; need atop atop || have_atop=no
 [ -f "$top/libpagetop.a" ] || {
