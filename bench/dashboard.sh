@@ -36,9 +36,11 @@ run() {
 # A task held in D all along: pagetop loads libproc2 (about 1 MB) the first
 # time a task blocks, which any busy machine does; measure with it loaded.
 make -s tests/vfork-helper >/dev/null
-tests/vfork-helper $((secs + 30)) >/dev/null &
+tests/vfork-helper $((2 * secs + 60)) >/dev/null &
 helper=$!
-trap 'pkill -P $helper 2>/dev/null; kill $helper 2>/dev/null; tmux -L $S kill-server 2>/dev/null' EXIT
+# (set -e holds in the trap too: a helper already gone must not fail it)
+trap 'pkill -P $helper 2>/dev/null || true; kill $helper 2>/dev/null || true
+	tmux -L $S kill-server 2>/dev/null || true' EXIT
 
 echo "bench: $secs s each, 0.1 s refresh, $(nproc) CPUs, $(uname -r), a task in D"
 p=$(run pagetop "LANG=C.UTF-8 ./pagetop -d 0.1 --history 360")

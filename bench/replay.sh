@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 command -v tmux >/dev/null || apt-get install -y -qq tmux >/dev/null 2>&1
 tmp=$(mktemp -d)
 S=pagetop-replay-$$
-trap 'tmux -L $S kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'tmux -L $S kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
 result() { [ -z "${BENCH_RESULTS:-}" ] || echo "$1 $2" >> "$BENCH_RESULTS"; }
 file=${1:-$tmp/day.ptrec}
 cc -std=c11 -D_GNU_SOURCE -O2 -Isrc -I. bench/replay-bench.c libpagetop.a \
