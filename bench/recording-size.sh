@@ -4,8 +4,10 @@
 # RSS (VmHWM) of each recorder at the end of the run. The recorders start
 # together, run until the workload is over (its memory hogs can take longer
 # than asked on a VM that hands memory back to its host) and stop together.
-# Target: pagetop at most 150 bytes a sample, everything included.
+# Target: pagetop at most 150 bytes a sample, everything included. Then
+# where pagetop's bytes go (bench/recording-split.c).
 #   bench/recording-size.sh [SECONDS]     (default 150)
+#   KEEP=FILE bench/recording-size.sh     keeps pagetop's recording
 set -u
 cd "$(dirname "$0")/.."
 secs=${1:-150}
@@ -33,6 +35,7 @@ kill -INT $p_pid; kill $a_pid $s_pid
 t1=$(date +%s.%N)
 wait
 el=$(echo "$t0 $t1" | awk '{ printf "%.0f\n", $2 - $1 }')
+[ -n "${KEEP:-}" ] && cp "$tmp/p.ptrec" "$KEEP"
 
 n=$(./pagetop dump "$tmp/p.ptrec" --info | sed -n 's/^\([0-9]*\) samples$/\1/p')
 p=$(stat -c %s "$tmp/p.ptrec")
@@ -55,3 +58,7 @@ result size.sadc "$sb"
 result rss.record "$pr"
 result rss.atop_w "$ar"
 result rss.sadc "$sr"
+echo
+cc -std=c11 -D_GNU_SOURCE -O2 -Isrc -I. bench/recording-split.c libpagetop.a \
+	$(pkg-config --libs libzstd) -lm -pthread -o "$tmp/split" &&
+	"$tmp/split" "$tmp/p.ptrec"

@@ -2,7 +2,8 @@
  * The few bits of arithmetic pagetop needs from <math.h>, without libm.
  * Linking libm costs about 0.5 MB of resident memory (the loader runs
  * its hundreds of IFUNC resolvers, spread over its text) for five
- * functions; the dashboard's budget is 6 MB. isnan(), NAN and fabs()
+ * functions; the dashboard's budget is 6 MB. (The compilers call libm
+ * for ceil() and floor() too, at least at some optimisation levels.) isnan(), NAN and fabs()
  * come from the compiler and stay.
  */
 #ifndef PAGETOP_ARITH_H
@@ -36,6 +37,23 @@ arith_llround(double x)
 	else if (frac <= -0.5)
 		t--;
 	return t;
+}
+
+/* floor() and ceil() for |x| below 2^63 (sizes, milliseconds, seconds). */
+static inline double
+arith_floor(double x)
+{
+	double t = (double)(int64_t)x;
+
+	return t > x ? t - 1 : t;
+}
+
+static inline double
+arith_ceil(double x)
+{
+	double t = (double)(int64_t)x;
+
+	return t < x ? t + 1 : t;
 }
 
 /* log2(x) for x >= 1, good to about 0.09: the bit length plus a straight

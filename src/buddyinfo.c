@@ -54,6 +54,9 @@ buddyinfo_row(struct span rest, int line, struct buddyinfo_zone *z,
 		    "expected \"zone\" after the node id");
 	if (!span_next_word(&rest, &w))
 		return parse_fail(err, line, "no zone name");
+	if (span_has_control(w))
+		return parse_fail(err, line,
+		    "control character in the zone name");
 	if (!span_copy(w, z->zone, sizeof(z->zone)))
 		return parse_fail(err, line,
 		    "zone name \"%.*s\" is longer than %d characters", shown(w),

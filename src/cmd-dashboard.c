@@ -13,7 +13,7 @@ static int cmd_dashboard_exec(int, char **);
 const struct cmd_entry cmd_dashboard_entry = {
 	.name = "dashboard",
 	.usage = "[-d SECONDS] [-n N] [--history DURATION] [--pagetypeinfo-every SECONDS]\n"
-		 "      [--proc-root DIR] [--record FILE] [--ascii] [--no-color]",
+		 "      [--proc-root DIR] [--kmsg PATH] [--record FILE] [--ascii] [--no-color]",
 	.summary = "the live dashboard (the default when no command is given)",
 	.exec = cmd_dashboard_exec,
 };
@@ -38,6 +38,7 @@ cmd_dashboard_exec(int argc, char **argv)
 		{ "proc-root", required_argument, NULL, 'r' },
 		{ "ascii", no_argument, NULL, 'a' },
 		{ "record", required_argument, NULL, 'w' },
+		{ "kmsg", required_argument, NULL, 'k' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "no-colour", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
@@ -84,6 +85,9 @@ cmd_dashboard_exec(int argc, char **argv)
 			break;
 		case 'w':
 			o.record = optarg;
+			break;
+		case 'k':
+			o.kmsg = optarg;
 			break;
 		case 'C':
 			o.color = false;

@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "json.h"
+#include "kmsg.h"
 #include "replay.h"
 #include "sample-json.h"
 #include "sample-proc.h"
@@ -17,7 +18,7 @@ static int cmd_dump_exec(int, char **);
 
 const struct cmd_entry cmd_dump_entry = {
 	.name = "dump",
-	.usage = "FILE [--at TIME] [--source buddyinfo|pagetypeinfo|vmstat|meminfo|pressure|tasks|all]\n"
+	.usage = "FILE [--at TIME] [--source buddyinfo|pagetypeinfo|vmstat|meminfo|pressure|tasks|events|all]\n"
 		 "      [--json] | FILE --info",
 	.summary = "print a recording's values at a moment in the kernel's own format (or JSON)",
 	.exec = cmd_dump_exec,
@@ -30,6 +31,50 @@ fmt_time(double t, char *dst, size_t size)
 	struct tm tm;
 
 	strftime(dst, size, "%Y-%m-%d %H:%M:%S", localtime_r(&s, &tm));
+}
+
+/* The kernel log events of the whole recording, a line each. */
+static void
+dump_info_events(struct replay *rp, size_t n)
+{
+	size_t count = 0;
+	uint64_t lost = 0, dropped = 0;
+	bool read = false;
+	int err = 0;
+	char a[32], brief[160];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct kmsg_sample *k;
+
+		if (replay_seek(rp, i) < 0)
+			continue;
+		k = &rp->cur->kmsg;
+		read |= k->read;
+		if (k->read && k->err)
+			err = k->err;
+		lost += k->lost;
+		dropped += k->dropped;
+		for (int e = 0; e < k->n && e < KMSG_MAX_EVENTS; e++) {
+			fmt_time(kmsg_event_wall(&k->ev[e], rp->cur->wall, rp->cur->mono), a, sizeof(a));
+			kmsg_event_brief(&k->ev[e], brief, sizeof(brief));
+			printf("event:      %s  %s  %s\n", a, kmsg_kind_name(k->ev[e].kind), brief);
+			count++;
+		}
+	}
+	if (!read) {
+		printf("kernel log: not recorded\n");
+		return;
+	}
+	if (err && !count) {
+		kmsg_reason(err, brief, sizeof(brief));
+		printf("kernel log: could not be read: %s\n", brief);
+		return;
+	}
+	printf("kernel log: %zu events", count);
+	if (lost || dropped)
+		printf(" (%llu records overwritten before they were read, %llu events not kept)",
+		       (unsigned long long)lost, (unsigned long long)dropped);
+	printf("\n");
 }
 
 static int
@@ -74,8 +119,13 @@ dump_info(struct replay *rp, const char *path)
 	if (info.tail)
 		printf("damage:     the last %llu bytes are a frame cut short\n",
 		       (unsigned long long)info.tail);
+	dump_info_events(rp, n);
 	return 0;
 }
+
+/* The kernel log events: not a file of /proc, a bit of their own. */
+#define DUMP_EVENTS	(1u << 31)
+_Static_assert(SRC_COUNT < 31, "DUMP_EVENTS is not a source's bit");
 
 static const struct {
 	const char *name;
@@ -88,6 +138,7 @@ static const struct {
 	{ "pressure", SRC_BIT(SRC_PSI_CPU) | SRC_BIT(SRC_PSI_MEMORY) | SRC_BIT(SRC_PSI_IO) |
 	  SRC_BIT(SRC_PSI_IRQ) },
 	{ "tasks", SRC_BIT(SRC_TASKS) },
+	{ "events", DUMP_EVENTS },
 };
 
 /*
@@ -121,22 +172,64 @@ dump_pti_in_force(struct replay *rp, size_t i)
 	return when;
 }
 
-/* One sample as text: a "==> /proc/FILE <==" heading per file, as tail(1) does. */
-static void
-dump_text(const struct sample *s, unsigned mask, double pti_when)
+/* One sample as text: a "==> /proc/FILE <==" heading per file, as tail(1)
+ * does. false when none of the sources asked for is in the sample: then one
+ * line on stderr says why (the first one's reason), not an empty output. */
+static bool
+dump_text(const char *path, const struct sample *s, unsigned mask, double pti_when)
 {
-	char when[32];
+	char when[32], why[200];
 	bool first = true;
+	int missing = -1;
 
 	for (int src = 0; src < SRC_COUNT; src++) {
-		if (!(mask & SRC_BIT(src)) || !sample_has(s, src))
+		if (!(mask & SRC_BIT(src)))
 			continue;
+		if (!sample_has(s, src)) {
+			if (missing < 0)
+				missing = src;
+			continue;
+		}
 		fmt_time(src == SRC_PAGETYPEINFO && !isnan(pti_when) ? pti_when : s->wall, when,
 			 sizeof(when));
 		printf("%s==> /proc/%s at %s <==\n", first ? "" : "\n", src == SRC_TASKS ?
 		       "*/task/*/stack (blocked tasks)" : source_name(src), when);
 		sample_proc_print(stdout, s, src);
 		first = false;
+	}
+	if (!first || missing < 0)
+		return true;
+	fmt_time(s->wall, when, sizeof(when));
+	source_reason(&s->status[missing], why, sizeof(why));
+	fprintf(stderr, "pagetop: %s: no %s at %s: %s\n", path, source_name(missing), when, why);
+	return false;
+}
+
+/* A sample's kernel log events as the kernel printed them (dmesg's format),
+ * each under a heading with its kind and time. */
+static void
+dump_events(const struct sample *s, bool *any)
+{
+	char when[32];
+
+	for (int i = 0; i < s->kmsg.n && i < KMSG_MAX_EVENTS; i++) {
+		const struct kmsg_event *ev = &s->kmsg.ev[i];
+		char stamp[32];
+
+		fmt_time(kmsg_event_wall(ev, s->wall, s->mono), when, sizeof(when));
+		snprintf(stamp, sizeof(stamp), "[%5llu.%06llu]", (unsigned long long)(ev->ts_us / 1000000),
+			 (unsigned long long)(ev->ts_us % 1000000));
+		printf("%s==> /dev/kmsg: %s at %s (record %llu%s) <==\n", *any ? "\n" : "",
+		       kmsg_kind_name(ev->kind), when, (unsigned long long)ev->seq,
+		       ev->truncated ? ", the first lines" : "");
+		for (const char *p = ev->text; *p;) {
+			const char *nl = strchr(p, '\n');
+			int len = nl ? (int)(nl - p) : (int)strlen(p);
+
+			printf("%s %.*s\n", stamp, len, p);
+			p += len + (nl ? 1 : 0);
+		}
+		*any = true;
 	}
 }
 
@@ -152,7 +245,7 @@ cmd_dump_exec(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *at = NULL, *path;
-	bool as_json = false, info = false;
+	bool as_json = false, info = false, printed = false;
 	unsigned mask = 0;
 	struct replay *rp;
 	char why[512];
@@ -228,6 +321,9 @@ cmd_dump_exec(int argc, char **argv)
 		from = to = rec_reader_find(rp->r, t);
 	} else if (!as_json) {
 		from = to = n - 1;	/* text without --at: the last moment */
+		/* ... but the events of the whole recording. */
+		if (mask & DUMP_EVENTS)
+			from = 0;
 	}
 	for (size_t i = from; i <= to; i++) {
 		/* A damaged chunk: its samples are skipped and the damage reported once, below. */
@@ -242,11 +338,21 @@ cmd_dump_exec(int argc, char **argv)
 			sample_json(&j, rp->cur, NULL);
 			fputc('\n', stdout);
 		} else {
-			double pti_when = mask & SRC_BIT(SRC_PAGETYPEINFO) ? dump_pti_in_force(rp, i) : NAN;
+			double pti_when;
 
-			dump_text(rp->cur, mask, pti_when);
+			if (mask & DUMP_EVENTS)
+				dump_events(rp->cur, &printed);
+			if (i != to)
+				continue;
+			pti_when = mask & SRC_BIT(SRC_PAGETYPEINFO) ? dump_pti_in_force(rp, i) : NAN;
+			if (printed && (mask & ~DUMP_EVENTS))
+				printf("\n");
+			if (!dump_text(path, rp->cur, mask, pti_when))
+				status = 1;
 		}
 	}
+	if (!as_json && mask == DUMP_EVENTS && !printed)
+		printf("no kernel log event %s\n", at ? "in this sample" : "in the recording");
 	if (replay_report_damage(rp, path, stderr) > 0)
 		status = 1;
 out:

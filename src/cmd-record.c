@@ -4,6 +4,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,10 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "arith.h"
 #include "duration.h"
 #include "host.h"
+#include "kmsg-source.h"
 #include "marks.h"
 #include "recording.h"
 #include "sample.h"
@@ -24,7 +27,7 @@ static int cmd_record_exec(int, char **);
 const struct cmd_entry cmd_record_entry = {
 	.name = "record",
 	.usage = "[-o FILE] [-d SECONDS] [--duration D] [--max-size SIZE] [--flush SECONDS]\n"
-		 "      [--pagetypeinfo-every SECONDS] [--proc-root DIR]",
+		 "      [--pagetypeinfo-every SECONDS] [--proc-root DIR] [--kmsg PATH]",
 	.summary = "record samples to a file, headless, until the duration, SIGINT or SIGTERM",
 	.exec = cmd_record_exec,
 };
@@ -100,10 +103,11 @@ cmd_record_exec(int argc, char **argv)
 		{ "flush", required_argument, NULL, 'F' },
 		{ "pagetypeinfo-every", required_argument, NULL, 'P' },
 		{ "proc-root", required_argument, NULL, 'r' },
+		{ "kmsg", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *root = "/proc", *out = NULL;
+	const char *root = "/proc", *out = NULL, *kmsg_path = NULL;
 	double delay = 1, duration = 0, pti_every = 10, start, next, last_pti;
 	struct recorder_opts ro = { .flush_interval = 5 };
 	struct recorder_status rs;
@@ -113,10 +117,13 @@ cmd_record_exec(int argc, char **argv)
 	struct host host;
 	struct taskscan *ts = NULL;
 	struct sensors_source *sensors = NULL;
+	struct kmsg_rules *krules = NULL;
+	struct kmsg_source *kmsg = NULL;
 	struct sigaction sa;
 	char path[4096], why[512], cmdline[1024], mpath[256] = "", mtext[MARK_TEXT_MAX + 1];
 	int c, r, status = 0, mfd = -1;
 	long pushed = 0;
+	bool said = false;	/* the writer's error is printed once */
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:d:h", opts, NULL)) != -1) {
@@ -160,6 +167,9 @@ cmd_record_exec(int argc, char **argv)
 		case 'r':
 			root = optarg;
 			break;
+		case 'k':
+			kmsg_path = optarg;
+			break;
 		case 'h':
 			printf("usage: pagetop record %s\n", cmd_record_entry.usage);
 			return 0;
@@ -185,6 +195,26 @@ cmd_record_exec(int argc, char **argv)
 	if (sp.fs.is_procfs) {
 		ts = taskscan_new(root);
 		sensors = sensors_open();
+	}
+	/* The kernel log is this machine's: read on a real procfs, or where asked. */
+	if (kmsg_path || sp.fs.is_procfs) {
+		if (!(krules = calloc(1, sizeof(*krules)))) {
+			fprintf(stderr, "pagetop: out of memory\n");
+			status = 1;
+			goto out;
+		}
+		if ((r = kmsg_rules_load_installed(krules, why, sizeof(why))) < 0) {
+			fprintf(stderr, "pagetop: %s\n", why);
+			if (r == -EINVAL) {
+				status = 1;
+				goto out;
+			}
+		}
+		if (!(kmsg = kmsg_source_open(kmsg_path ? kmsg_path : KMSG_DEVICE, krules))) {
+			fprintf(stderr, "pagetop: out of memory\n");
+			status = 1;
+			goto out;
+		}
 	}
 	if (out)
 		snprintf(path, sizeof(path), "%s", out);
@@ -215,6 +245,8 @@ cmd_record_exec(int argc, char **argv)
 		}
 		if (sensors)
 			sensors_read(sensors, &s->sensors);
+		if (kmsg)
+			kmsg_source_read(kmsg, &s->kmsg);
 		if (n == 0) {
 			if (recording_start(&rec, path, &host, s, delay, cmdline, &ro, why,
 					    sizeof(why)) < 0) {
@@ -233,6 +265,7 @@ cmd_record_exec(int argc, char **argv)
 		if (rs.stopped) {
 			fprintf(stderr, "pagetop: %s\n", rs.error);
 			status = strstr(rs.error, "max size") ? 0 : 1;
+			said = true;
 			break;
 		}
 		if (duration > 0 && s->mono - start + delay > duration + 1e-6)
@@ -245,7 +278,7 @@ cmd_record_exec(int argc, char **argv)
 
 			if (left <= 0)
 				break;
-			if (poll(&pfd, mfd >= 0 ? 1 : 0, (int)ceil(left * 1000)) > 0)
+			if (poll(&pfd, mfd >= 0 ? 1 : 0, (int)arith_ceil(left * 1000)) > 0)
 				while (marks_receive(mfd, mtext, sizeof(mtext)))
 					recording_mark(&rec, s->wall + (mono_now() - s->mono), mtext);
 		}
@@ -253,7 +286,8 @@ cmd_record_exec(int argc, char **argv)
 			start = mono_now() - (double)(n + 1) * delay;	/* stalled: no catching up */
 	}
 	if ((r = recording_stop(&rec, why, sizeof(why))) < 0 && r != -EFBIG) {
-		fprintf(stderr, "pagetop: %s\n", why);
+		if (!said)
+			fprintf(stderr, "pagetop: %s\n", why);
 		status = 1;
 	} else {
 		struct stat st;
@@ -268,6 +302,8 @@ out:
 		taskscan_free(ts);
 	if (sensors)
 		sensors_close(sensors);
+	kmsg_source_close(kmsg);
+	free(krules);
 	free(s);
 	sampler_free(&sp);
 	return status;

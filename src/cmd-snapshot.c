@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "json.h"
+#include "kmsg-source.h"
 #include "paths.h"
 #include "reasons.h"
 #include "sample-json.h"
@@ -20,7 +21,7 @@ static int cmd_snapshot_exec(int, char **);
 
 const struct cmd_entry cmd_snapshot_entry = {
 	.name = "snapshot",
-	.usage = "[--proc-root DIR] [--json]",
+	.usage = "[--proc-root DIR] [--kmsg PATH] [--json]",
 	.summary = "read every source once and print it (tables, or JSON for jq)",
 	.exec = cmd_snapshot_exec,
 };
@@ -31,16 +32,18 @@ cmd_snapshot_exec(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "proc-root", required_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "kmsg", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *root = "/proc";
+	const char *root = "/proc", *kmsg_path = NULL;
 	bool as_json = false, any = false;
 	struct sampler sp;
 	struct sample *s;
 	struct reasons *rs = NULL;
 	struct task_groups *groups = NULL;
 	struct taskscan *ts = NULL;
+	struct kmsg_rules *krules = NULL;
 	int c, r, status = 0;
 
 	optind = 1;
@@ -51,6 +54,9 @@ cmd_snapshot_exec(int argc, char **argv)
 			break;
 		case 'j':
 			as_json = true;
+			break;
+		case 'k':
+			kmsg_path = optarg;
 			break;
 		case 'h':
 			printf("usage: pagetop snapshot %s\n", cmd_snapshot_entry.usage);
@@ -94,12 +100,48 @@ cmd_snapshot_exec(int argc, char **argv)
 		task_groups_build(&s->tasks, rs, s->mono, groups);
 	}
 
+	/* The kernel log: events since pagetop started, so none from /dev/kmsg
+	 * in one reading (its status says whether it can be read); a file of
+	 * /dev/kmsg records (--kmsg) is read whole. */
+	if ((kmsg_path || sp.fs.is_procfs) && (krules = calloc(1, sizeof(*krules)))) {
+		struct kmsg_source *ks;
+		char why[512];
+		const char *first;
+		uint32_t bad;
+
+		if ((r = kmsg_rules_load_installed(krules, why, sizeof(why))) < 0) {
+			fprintf(stderr, "pagetop: %s\n", why);
+			if (r == -EINVAL)
+				status = 1;
+		}
+		if ((ks = kmsg_source_open(kmsg_path ? kmsg_path : KMSG_DEVICE, krules))) {
+			kmsg_source_read(ks, &s->kmsg);
+			if (kmsg_path)
+				kmsg_source_flush(ks, &s->kmsg);
+			if ((bad = kmsg_source_bad(ks, &first)) > 0) {
+				fprintf(stderr, "pagetop: %s: %s%s\n", kmsg_path ? kmsg_path : KMSG_DEVICE,
+					first, bad > 1 ? " (and more)" : "");
+				status = 1;
+			}
+			if (kmsg_path && s->kmsg.err) {
+				fprintf(stderr, "pagetop: %s: %s\n", kmsg_path, strerror(s->kmsg.err));
+				status = 1;
+			}
+			kmsg_source_close(ks);
+		}
+	}
+
 	/* A malformed file is an error worth a nonzero exit; a missing one is not. */
 	for (int i = 0; i < SRC_COUNT; i++) {
 		any |= sample_has(s, i);
 		if (s->status[i].err == EINVAL) {
-			fprintf(stderr, "pagetop: %s/%s: line %d: %s\n", root, source_name(i),
-				s->status[i].line, s->status[i].msg);
+			char where[32] = "";
+
+			/* An empty file has no line to name. */
+			if (s->status[i].line > 0)
+				snprintf(where, sizeof(where), "line %d: ", s->status[i].line);
+			fprintf(stderr, "pagetop: %s/%s: %s%s\n", root, source_name(i), where,
+				s->status[i].msg);
 			status = 1;
 		}
 	}
@@ -122,6 +164,7 @@ cmd_snapshot_exec(int argc, char **argv)
 	}
 	if (ts)
 		taskscan_free(ts);
+	free(krules);
 	free(groups);
 	free(rs);
 	free(s);

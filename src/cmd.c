@@ -10,6 +10,8 @@ static const struct cmd_entry *const cmd_table[] = {
 	&cmd_mark_entry,
 	&cmd_dump_entry,
 	&cmd_report_entry,
+	&cmd_export_entry,
+	&cmd_serve_entry,
 	NULL
 };
 

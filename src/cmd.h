@@ -19,6 +19,8 @@ extern const struct cmd_entry cmd_mark_entry;
 extern const struct cmd_entry cmd_dump_entry;
 extern const struct cmd_entry cmd_replay_entry;
 extern const struct cmd_entry cmd_report_entry;
+extern const struct cmd_entry cmd_export_entry;
+extern const struct cmd_entry cmd_serve_entry;
 
 /* The entry named name, or NULL. */
 const struct cmd_entry *cmd_find(const char *name);

@@ -34,6 +34,23 @@
  * and so on; the run that reaches the chunk's last number has no
  * difference after it. How many numbers there are follows from the shape.
  *
+ * Ids 20 to 25 and 27 hold what 10 to 15 and 18 hold, written so that a
+ * sample compresses to about half (a pagetop writes these, and reads
+ * both):
+ *  -	In a delta chunk the runs stay where they were, but each difference
+ *	after a run goes to DIFFS (26) instead, after those of the chunks
+ *	before it in the frame. Zstd then finds a sample's runs and shapes,
+ *	which change little, in one piece like the sample's before, and the
+ *	differences, which change every time, together after them.
+ *  -	In a delta chunk some differences are against a change predicted
+ *	from other numbers of the sample (PREDICTIONS below) rather than 0.
+ *  -	A whole VMSTAT2 or MEMINFO2 chunk gives its names as name: u k;
+ *	0 for the name as str after it, else the name at place
+ *	p + 1 + unzigzag(k - 1) of the built-in list (NAMES below), where
+ *	p is the place of the last name the chunk took from the list (-1
+ *	before the first). The lists follow the kernel's order, so k is
+ *	mostly 1 and a keyframe shrinks to a third.
+ *
  * A value that does not fit where it goes is an error: a count above its
  * cap in the headers (MAX_ZONES, MAX_VMSTAT, ...), a string as long as
  * its array, a 32-bit field above 2^32 - 1, an int outside int, a flag
@@ -59,7 +76,7 @@
  *			against the previous one. First, exactly once.
  *   2	TIME		d monotonic time, d wall time minus monotonic time;
  *			microseconds, differences in a DELTA frame. Once,
- *			before TASKS.
+ *			before TASKS and TASKS2.
  *   3	PAGE_SIZE	d bytes, a difference in a DELTA frame. Once.
  *   4	STATUS		u source, s err, s line, str msg. A keyframe has one
  *			for each source whose status is not all zero, a
@@ -126,6 +143,131 @@
  *			str cmdline, str user; r > 0: all of these as the
  *			previous sample's blocked task r - 1, DELTA only;
  *			then s stack index, -1 for none).
+ *  19	KMSG		the kernel log events completed on this tick, in
+ *			every sample whose kernel log was read (or tried),
+ *			always whole (no flags, never against the previous
+ *			sample): s err (0, or the Linux errno that keeps it
+ *			from being read: 1 EPERM needs root); u records lost
+ *			(overwritten before they were read); u events
+ *			dropped (past 16 in one tick); u count, at most 16;
+ *			count x (u kernel sequence number, u kernel
+ *			timestamp in microseconds, u kind: 0 other,
+ *			1 alloc-failure, 2 alloc-stall, 3 hung-task,
+ *			4 oom-invoked, 5 oom-kill, 6 oom-reaped, 7 swap-
+ *			error, 8 io-error, 9 lockup, 10 bad-page, a kind
+ *			this reader does not know reads as other; u log
+ *			level, 0 to 7; u has: bit 0 comm, 1 pid, 2 order,
+ *			3 gfp, 4 seconds, 5 anon, 6 file, 7 shmem, another
+ *			bit is an error; then those whose bit is set: str
+ *			comm, s pid, s order, u gfp mode (32 bits), u
+ *			seconds (32 bits), u anon-rss kB, u file-rss kB, u
+ *			shmem-rss kB; u lines the kernel printed (32 bits);
+ *			u truncated: 0 or 1; str text, at most 2047 bytes:
+ *			the first line, then the continuation lines, each
+ *			after a '\n'). Left out when no kernel log was read
+ *			(captured files, a recording of an older pagetop):
+ *			the sample has none.
+ *
+ *  20	BUDDYINFO2	as 10.
+ *  21	PAGETYPEINFO2	as 11.
+ *  22	VMSTAT2		as 12, the names as name, the list of vmstat names.
+ *  23	MEMINFO2	as 13, the names as name, the list of meminfo names.
+ *  24	ZONEINFO2	as 14.
+ *  25	PSI2		u resource, u c: the number of its differences in
+ *			DIFFS (0 in a whole chunk); then as 15 after the
+ *			resource. A reader that does not know the resource
+ *			skips c differences in DIFFS.
+ *  26	DIFFS		the differences of the delta chunks of 20 to 25 and
+ *			27, each s, in the order of their fields. At most
+ *			once; left out when there is none. A reader finds it
+ *			first and takes from it as it reads those chunks;
+ *			differences left over are an error.
+ *  27	TASKS2		flags; u k, k x u state letter below 128 (those with
+ *			a non-zero count, rising); then numbers: n threads,
+ *			k x n count (against the previous sample's count for
+ *			that letter); then as 18 from "u truncated" on.
+ *
+ * A pagetop writes the fields in this order: FRAME, PAGE_SIZE, STATUS,
+ * SENSORS, BUDDYINFO2, PAGETYPEINFO2, ZONEINFO2, VMSTAT2, MEMINFO2, PSI2,
+ * TIME, UPTIME, TASKS2, DIFFS: what stays the same from one sample to the
+ * next first.
+ *
+ * PREDICTIONS. In a delta chunk of ZONEINFO2, VMSTAT2 or MEMINFO2 some
+ * numbers are written as their change less a predicted change, modulo
+ * 2^64. A decoder reads all of the chunk's numbers, then adds the
+ * predictions in the order given, each computed from the values as they
+ * are then; so a rule reads only counters that are final by its turn.
+ *
+ *	ZONEINFO2: a zone's free pages, when a delta BUDDYINFO or
+ *	BUDDYINFO2 chunk came before in the frame and has a row of the
+ *	same node and zone name: the change of the sum over its orders o
+ *	of free[o] << o.
+ *
+ *	VMSTAT2 and MEMINFO2: the rules below. A rule's target changes by
+ *	the sum of its terms' changes, each times its coefficient. Terms:
+ *	NAME, a vmstat counter; NAME*kB, a vmstat counter in pages, times
+ *	the page size in kB (of the PAGE_SIZE field before; 0 if none);
+ *	m:NAME, a meminfo key of this chunk; zones, the free pages of all
+ *	zones, when a delta ZONEINFO or ZONEINFO2 chunk came before in the
+ *	frame. A vmstat term of a MEMINFO2 rule counts only when a delta
+ *	VMSTAT or VMSTAT2 chunk came before in the frame. A rule whose
+ *	target is missing is left out, and so is a term whose counter is
+ *	missing or not usable, or is the target of this rule or a later
+ *	one of the same chunk; where a name comes twice, the first counts.
+ *
+ *	VMSTAT2:
+ *	nr_free_pages		= zones
+ *	nr_zone_inactive_anon	= nr_inactive_anon
+ *	nr_zone_active_anon	= nr_active_anon
+ *	nr_zone_inactive_file	= nr_inactive_file
+ *	nr_zone_active_file	= nr_active_file
+ *	nr_zone_unevictable	= nr_unevictable
+ *	nr_zone_write_pending	= nr_dirty + nr_writeback
+ *	numa_local		= numa_hit
+ *	nr_file_pages		= nr_active_file + nr_inactive_file +
+ *				  nr_isolated_file + nr_shmem + nr_swapcached
+ *	nr_anon_pages		= nr_active_anon + nr_inactive_anon - nr_shmem
+ *	nr_dirty_threshold	= 2 nr_dirty_background_threshold
+ *	pgsteal_file		= pgsteal_kswapd + pgsteal_direct +
+ *				  pgsteal_khugepaged - pgsteal_anon
+ *	pgscan_file		= pgscan_kswapd + pgscan_direct +
+ *				  pgscan_khugepaged - pgscan_anon
+ *	unevictable_pgs_rescued	= unevictable_pgs_munlocked
+ *	unevictable_pgs_mlocked	= unevictable_pgs_culled
+ *
+ *	MEMINFO2:
+ *	MemFree			= nr_free_pages*kB
+ *	Active(anon)		= nr_active_anon*kB
+ *	Inactive(anon)		= nr_inactive_anon*kB
+ *	Active(file)		= nr_active_file*kB
+ *	Inactive(file)		= nr_inactive_file*kB
+ *	Unevictable		= nr_unevictable*kB
+ *	Mlocked			= nr_mlock*kB
+ *	SwapCached		= nr_swapcached*kB
+ *	Dirty			= nr_dirty*kB
+ *	Writeback		= nr_writeback*kB
+ *	AnonPages		= nr_anon_pages*kB
+ *	Mapped			= nr_mapped*kB
+ *	Shmem			= nr_shmem*kB
+ *	SReclaimable		= nr_slab_reclaimable*kB
+ *	SUnreclaim		= nr_slab_unreclaimable*kB
+ *	KernelStack		= nr_kernel_stack
+ *	PageTables		= nr_page_table_pages*kB
+ *	SecPageTables		= nr_sec_page_table_pages*kB
+ *	Bounce			= nr_bounce*kB
+ *	WritebackTmp		= nr_writeback_temp*kB
+ *	KReclaimable		= m:SReclaimable +
+ *				  nr_kernel_misc_reclaimable*kB
+ *	Slab			= m:SReclaimable + m:SUnreclaim
+ *	Active			= m:Active(anon) + m:Active(file)
+ *	Inactive		= m:Inactive(anon) + m:Inactive(file)
+ *	Cached			= nr_file_pages*kB - m:Buffers -
+ *				  nr_swapcached*kB
+ *	MemAvailable		= m:MemFree + m:Active(file) +
+ *				  m:Inactive(file) + m:KReclaimable
+ *
+ * NAMES: the built-in lists of VMSTAT2 and MEMINFO2, in codec-names.c
+ * and in pagetop-recording(5), places counted from 0. They never change.
  *
  * A decoded sample is zero where nothing was written: the data of a source
  * that is not valid, and the array entries past each count, except that
@@ -134,6 +276,8 @@
 
 #include "codec.h"
 #include "arith.h"
+#include "codec-names.h"
+#include "codec-predict.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -156,6 +300,16 @@ enum codec_field {
 	F_UPTIME = 16,
 	F_SENSORS = 17,
 	F_TASKS = 18,
+	F_KMSG = 19,
+	/* 10 to 15 and 18 again: differences in DIFFS, predictions, names */
+	F_BUDDYINFO2 = 20,
+	F_PAGETYPEINFO2 = 21,
+	F_VMSTAT2 = 22,
+	F_MEMINFO2 = 23,
+	F_ZONEINFO2 = 24,
+	F_PSI2 = 25,
+	F_DIFFS = 26,		/* the differences of 20 to 25 and 27 */
+	F_TASKS2 = 27,		/* 18 with its counts as 20 to 25 have them */
 };
 
 #define DELTA		0x1u	/* frame and chunk flags */
@@ -220,6 +374,11 @@ struct dec {
 	struct codec_stats *st;
 	unsigned chunks;		/* bit per enum source: chunk seen */
 	bool sensors;			/* SENSORS seen */
+	bool v2;			/* the field is one of 20 to 25, 27 */
+	bool buddy_delta;		/* a delta buddyinfo chunk was read */
+	bool zi_delta;			/* likewise zoneinfo */
+	bool vm_delta;			/* likewise vmstat */
+	struct rbuf diffs;		/* DIFFS, read as chunks need it */
 };
 
 static int
@@ -287,6 +446,13 @@ codec_milli(double v, int64_t *out)
 	return true;
 }
 
+/* The page size in kB, for meminfo predicted from vmstat; 0 if unknown. */
+static uint64_t
+page_kb(long page_size)
+{
+	return page_size > 0 ? (uint64_t)page_size / 1024 : 0;
+}
+
 static uint64_t
 zigzag(int64_t v)
 {
@@ -342,16 +508,6 @@ put_s(struct wbuf *w, int64_t v)
 	put_u(w, zigzag(v));
 }
 
-/* An unsigned number: whole, or its difference from base. */
-static void
-put_n(struct wbuf *w, bool delta, uint64_t v, uint64_t base)
-{
-	if (delta)
-		put_s(w, (int64_t)(v - base));
-	else
-		put_u(w, v);
-}
-
 /* A signed number: whole, or its difference from base. */
 static void
 put_d(struct wbuf *w, bool delta, int64_t v, int64_t base)
@@ -364,24 +520,54 @@ put_d(struct wbuf *w, bool delta, int64_t v, int64_t base)
 
 /*
  * The numbers of a source chunk: each whole (u or s of the value), or in
- * a delta chunk the differences from the previous sample's, as runs.
+ * a delta chunk the differences from the previous sample's. A delta chunk
+ * of ids 20 to 25 and 27 has only its runs; its differences go in the DIFFS
+ * field, with every other chunk's, so that zstd finds a sample's runs and
+ * shapes in one piece like the sample before. An encoder goes over the
+ * numbers once for the chunk and once more for DIFFS (diffs):
+ *
+ *	for (nums_begin(&nw, w, delta, diffs); nums_pass(&nw);)
+ *		num_u(&nw, value, base), ...
  */
 struct nums {
 	struct wbuf *w;
 	bool delta;
+	int pass;		/* 1: whole numbers or the runs; 2: differences */
+	int last;		/* the last pass to make */
 	uint64_t zeros;		/* unchanged numbers not yet written */
 };
 
 static void
+nums_begin(struct nums *nw, struct wbuf *w, bool delta, bool diffs)
+{
+	nw->w = w;
+	nw->delta = delta;
+	nw->pass = diffs ? 1 : 0;
+	nw->last = diffs && delta ? 2 : 1;
+	nw->zeros = 0;
+}
+
+static bool
+nums_pass(struct nums *nw)
+{
+	if (nw->pass == 1 && nw->delta && nw->zeros > 0)
+		put_u(nw->w, nw->zeros);	/* the run to the end */
+	nw->zeros = 0;
+	return ++nw->pass <= nw->last;
+}
+
+static void
 nums_diff(struct nums *nw, uint64_t diff)
 {
-	if (diff == 0) {
+	if (nw->pass == 2) {
+		if (diff != 0)
+			put_s(nw->w, (int64_t)diff);
+	} else if (diff == 0)
 		nw->zeros++;
-		return;
+	else {
+		put_u(nw->w, nw->zeros);
+		nw->zeros = 0;
 	}
-	put_u(nw->w, nw->zeros);
-	put_s(nw->w, (int64_t)diff);
-	nw->zeros = 0;
 }
 
 static void
@@ -402,14 +588,6 @@ num_s(struct nums *nw, int64_t v, int64_t base)
 		put_s(nw->w, v);
 }
 
-/* The unchanged numbers at the end. */
-static void
-nums_end(struct nums *nw)
-{
-	if (nw->delta && nw->zeros > 0)
-		put_u(nw->w, nw->zeros);
-}
-
 /* A string from an array of size bytes (its last byte is never written). */
 static void
 put_str(struct wbuf *w, const char *s, size_t size)
@@ -418,6 +596,40 @@ put_str(struct wbuf *w, const char *s, size_t size)
 
 	put_u(w, n);
 	put_bytes(w, s, n);
+}
+
+/*
+ * A name of a whole vmstat or meminfo chunk of ids 22, 23 (name): u k,
+ * 0 for the name written out as str after it, else the name of the
+ * built-in list (codec-names.c) at place at + 1 + unzigzag(k - 1). The
+ * list's order is the kernel's, so k is mostly 1.
+ */
+struct names_pos {
+	const char *const *list;
+	int n;
+	int at;			/* the place of the last name taken; -1 */
+};
+
+static void
+put_name(struct wbuf *w, struct names_pos *np, const char *s, size_t size)
+{
+	int i;
+
+	/* Mostly the next one; else anywhere in the list. */
+	for (i = np->at + 1; i < np->n; i++)
+		if (strncmp(np->list[i], s, size) == 0)
+			break;
+	if (i == np->n)
+		for (i = 0; i < np->n; i++)
+			if (strncmp(np->list[i], s, size) == 0)
+				break;
+	if (i == np->n) {
+		put_u(w, 0);
+		put_str(w, s, size);
+		return;
+	}
+	put_u(w, 1 + zigzag((int64_t)i - np->at - 1));
+	np->at = i;
 }
 
 static size_t
@@ -534,7 +746,8 @@ get_int(struct rbuf *r, int max, int *out)
 /*
  * The numbers of a source chunk, as nums wrote them. A delta chunk knows
  * from its shape how many there are (left), so it can tell a run of
- * unchanged numbers at the end from one followed by a difference.
+ * unchanged numbers at the end from one followed by a difference. The
+ * differences of ids 20 to 25 and 27 are read from DIFFS (diffs).
  */
 struct numr {
 	struct rbuf *r;
@@ -542,11 +755,15 @@ struct numr {
 	uint64_t left;		/* numbers not yet read */
 	uint64_t zeros;		/* unchanged numbers still to give */
 	bool in_run;		/* a run was read, its difference not yet */
+	struct rbuf *diffs;	/* where the differences are: r or DIFFS */
+	uint64_t ndiffs;	/* differences read */
 };
 
 static uint64_t
 numr_diff(struct numr *nr)
 {
+	uint64_t v;
+
 	if (nr->left == 0) {
 		nr->r->bad = true;
 		return 0;
@@ -565,7 +782,11 @@ numr_diff(struct numr *nr)
 		return 0;
 	}
 	nr->in_run = false;
-	return (uint64_t)get_s(nr->r);
+	nr->ndiffs++;
+	v = (uint64_t)get_s(nr->diffs != NULL ? nr->diffs : nr->r);
+	if (nr->diffs != NULL && nr->diffs->bad)
+		nr->r->bad = true;
+	return v;
 }
 
 static uint64_t
@@ -622,6 +843,32 @@ get_str(struct rbuf *r, char *dst, size_t size)
 	memcpy(dst, r->p + r->off, (size_t)n);
 	dst[n] = '\0';
 	r->off += (size_t)n;
+	return true;
+}
+
+static bool
+get_name(struct rbuf *r, struct names_pos *np, char *dst, size_t size)
+{
+	uint64_t k = get_u(r);
+	int64_t off, at;
+
+	if (r->bad)
+		return false;
+	if (k == 0)
+		return get_str(r, dst, size);
+	/* Checked before it is added: a crafted k must not overflow. */
+	off = unzigzag(k - 1);
+	if (off < -1 - (int64_t)np->at || off > (int64_t)np->n - 2 - np->at) {
+		r->bad = true;
+		return false;
+	}
+	at = np->at + 1 + off;
+	if (strlen(np->list[at]) >= size) {
+		r->bad = true;
+		return false;
+	}
+	strcpy(dst, np->list[at]);
+	np->at = (int)at;
 	return true;
 }
 
@@ -893,14 +1140,15 @@ blocked_same(const struct blocked_task *a, const struct blocked_task *b)
 
 static void
 enc_buddy(struct wbuf *w, const struct buddyinfo *b,
-    const struct buddyinfo *pb)
+    const struct buddyinfo *pb, bool diffs)
 {
 	bool delta = pb != NULL;
-	struct nums nw = { w, delta, 0 };
+	struct nums nw;
 	int i, o;
 
-	put_u(w, delta ? DELTA : 0);
-	if (!delta) {
+	if (!diffs)
+		put_u(w, delta ? DELTA : 0);
+	if (!delta && !diffs) {
 		put_u(w, (uint64_t)b->n_orders);
 		put_u(w, (uint64_t)b->n_zones);
 		for (i = 0; i < b->n_zones; i++) {
@@ -908,11 +1156,11 @@ enc_buddy(struct wbuf *w, const struct buddyinfo *b,
 			put_str(w, b->zones[i].zone, NAME_LEN);
 		}
 	}
-	for (i = 0; i < b->n_zones; i++)
-		for (o = 0; o < b->n_orders; o++)
-			num_u(&nw, b->zones[i].free[o],
-			    delta ? pb->zones[i].free[o] : 0);
-	nums_end(&nw);
+	for (nums_begin(&nw, w, delta, diffs); nums_pass(&nw);)
+		for (i = 0; i < b->n_zones; i++)
+			for (o = 0; o < b->n_orders; o++)
+				num_u(&nw, b->zones[i].free[o],
+				    delta ? pb->zones[i].free[o] : 0);
 }
 
 static void
@@ -941,15 +1189,16 @@ enc_pti_counts(struct nums *nw, const struct pagetypeinfo_blocks *rows,
 
 static void
 enc_pti(struct wbuf *w, const struct pagetypeinfo *p,
-    const struct pagetypeinfo *pp)
+    const struct pagetypeinfo *pp, bool diffs)
 {
 	const struct pagetypeinfo_free *f, *pf;
 	bool delta = pp != NULL;
-	struct nums nw = { w, delta, 0 };
+	struct nums nw;
 	int i, o;
 
-	put_u(w, delta ? DELTA : 0);
-	if (!delta) {
+	if (!diffs)
+		put_u(w, delta ? DELTA : 0);
+	if (!delta && !diffs) {
 		put_s(w, p->pageblock_order);
 		put_u(w, p->pages_per_block);
 		put_u(w, (uint64_t)p->n_orders);
@@ -965,58 +1214,91 @@ enc_pti(struct wbuf *w, const struct pagetypeinfo *p,
 		enc_pti_rows(w, p->blocks, p->n_blocks);
 		enc_pti_rows(w, p->mixed, p->n_mixed);
 	}
-	for (i = 0; i < p->n_free; i++) {
-		f = &p->free[i];
-		pf = delta ? &pp->free[i] : NULL;
-		num_u(&nw, f->capped, delta ? pf->capped : 0);
-		for (o = 0; o < p->n_orders; o++)
-			num_u(&nw, f->free[o], delta ? pf->free[o] : 0);
+	for (nums_begin(&nw, w, delta, diffs); nums_pass(&nw);) {
+		for (i = 0; i < p->n_free; i++) {
+			f = &p->free[i];
+			pf = delta ? &pp->free[i] : NULL;
+			num_u(&nw, f->capped, delta ? pf->capped : 0);
+			for (o = 0; o < p->n_orders; o++)
+				num_u(&nw, f->free[o], delta ? pf->free[o] : 0);
+		}
+		enc_pti_counts(&nw, p->blocks, delta ? pp->blocks : NULL,
+		    p->n_blocks, p->n_types);
+		enc_pti_counts(&nw, p->mixed, delta ? pp->mixed : NULL,
+		    p->n_mixed, p->n_types);
 	}
-	enc_pti_counts(&nw, p->blocks, delta ? pp->blocks : NULL,
-	    p->n_blocks, p->n_types);
-	enc_pti_counts(&nw, p->mixed, delta ? pp->mixed : NULL, p->n_mixed,
-	    p->n_types);
-	nums_end(&nw);
 }
 
+/* ps: what the predictions read besides vmstat. */
 static void
-enc_vm(struct wbuf *w, const struct vmstat *v, const struct vmstat *pv)
+enc_vm(struct wbuf *w, const struct vmstat *v, const struct vmstat *pv,
+    struct predict_src *ps, bool diffs)
 {
 	bool delta = pv != NULL;
-	struct nums nw = { w, delta, 0 };
+	struct names_pos np = { codec_vmstat_names, codec_vmstat_nnames, -1 };
+	uint64_t pred[MAX_VMSTAT];
+	struct predict pr;
+	struct nums nw;
 	int i;
 
-	put_u(w, delta ? DELTA : 0);
-	if (!delta) {
+	if (!diffs)
+		put_u(w, delta ? DELTA : 0);
+	if (!delta && !diffs) {
 		put_u(w, (uint64_t)v->n);
 		for (i = 0; i < v->n; i++)
-			put_str(w, v->e[i].name, VMSTAT_NAME_LEN);
+			put_name(w, &np, v->e[i].name, VMSTAT_NAME_LEN);
 	}
-	num_s(&nw, v->skipped, delta ? pv->skipped : 0);
-	for (i = 0; i < v->n; i++)
-		num_u(&nw, v->e[i].value, delta ? pv->e[i].value : 0);
-	nums_end(&nw);
+	if (delta) {
+		memset(pred, 0, (size_t)v->n * sizeof(pred[0]));
+		ps->v = v;
+		ps->pv = pv;
+		predict_vmstat(&pr, v, ps);
+		for (i = 0; i < pr.n; i++)
+			pred[pr.r[i].target] = predict_change(&pr, i, ps);
+	}
+	for (nums_begin(&nw, w, delta, diffs); nums_pass(&nw);) {
+		num_s(&nw, v->skipped, delta ? pv->skipped : 0);
+		for (i = 0; i < v->n; i++)
+			num_u(&nw, v->e[i].value,
+			    delta ? pv->e[i].value + pred[i] : 0);
+	}
 }
 
+/* ps: what the predictions read besides meminfo. */
 static void
-enc_mem(struct wbuf *w, const struct meminfo *m, const struct meminfo *pm)
+enc_mem(struct wbuf *w, const struct meminfo *m, const struct meminfo *pm,
+    struct predict_src *ps, bool diffs)
 {
 	bool delta = pm != NULL;
-	struct nums nw = { w, delta, 0 };
+	struct names_pos np = { codec_meminfo_names, codec_meminfo_nnames, -1 };
+	uint64_t pred[MAX_MEMINFO];
+	struct predict pr;
+	struct nums nw;
 	int i;
 
-	put_u(w, delta ? DELTA : 0);
-	if (!delta) {
+	if (!diffs)
+		put_u(w, delta ? DELTA : 0);
+	if (!delta && !diffs) {
 		put_u(w, (uint64_t)m->n);
 		for (i = 0; i < m->n; i++) {
-			put_str(w, m->e[i].name, MEMINFO_NAME_LEN);
+			put_name(w, &np, m->e[i].name, MEMINFO_NAME_LEN);
 			put_u(w, m->e[i].kb);
 		}
 	}
-	num_s(&nw, m->skipped, delta ? pm->skipped : 0);
-	for (i = 0; i < m->n; i++)
-		num_u(&nw, m->e[i].value, delta ? pm->e[i].value : 0);
-	nums_end(&nw);
+	if (delta) {
+		memset(pred, 0, (size_t)m->n * sizeof(pred[0]));
+		ps->m = m;
+		ps->pm = pm;
+		predict_meminfo(&pr, m, ps);
+		for (i = 0; i < pr.n; i++)
+			pred[pr.r[i].target] = predict_change(&pr, i, ps);
+	}
+	for (nums_begin(&nw, w, delta, diffs); nums_pass(&nw);) {
+		num_s(&nw, m->skipped, delta ? pm->skipped : 0);
+		for (i = 0; i < m->n; i++)
+			num_u(&nw, m->e[i].value,
+			    delta ? pm->e[i].value + pred[i] : 0);
+	}
 }
 
 /* The wire bits of a zone's "has". */
@@ -1032,17 +1314,21 @@ zi_has_wire(uint32_t has)
 	return bits;
 }
 
+/* b, pb: buddyinfo, when its chunk was a delta chunk, for the free pages. */
 static void
-enc_zi(struct wbuf *w, const struct zoneinfo *z, const struct zoneinfo *pz)
+enc_zi(struct wbuf *w, const struct zoneinfo *z, const struct zoneinfo *pz,
+    const struct buddyinfo *b, const struct buddyinfo *pb, bool diffs)
 {
 	const struct zoneinfo_zone *zz;
 	bool delta = pz != NULL;
-	struct nums nw = { w, delta, 0 };
+	struct nums nw;
+	uint64_t base;
 	size_t k;
 	int i;
 
-	put_u(w, delta ? DELTA : 0);
-	if (!delta) {
+	if (!diffs)
+		put_u(w, delta ? DELTA : 0);
+	if (!delta && !diffs) {
 		put_u(w, (uint64_t)z->n_zones);
 		for (i = 0; i < z->n_zones; i++) {
 			put_s(w, z->zones[i].node);
@@ -1050,14 +1336,18 @@ enc_zi(struct wbuf *w, const struct zoneinfo *z, const struct zoneinfo *pz)
 			put_u(w, zi_has_wire(z->zones[i].has));
 		}
 	}
-	for (i = 0; i < z->n_zones; i++) {
-		zz = &z->zones[i];
-		for (k = 0; k < N_WIRE_ZI; k++)
-			if (zz->has & (1u << codec_zi[k]))
-				num_u(&nw, zz->v[codec_zi[k]],
-				    delta ? pz->zones[i].v[codec_zi[k]] : 0);
-	}
-	nums_end(&nw);
+	for (nums_begin(&nw, w, delta, diffs); nums_pass(&nw);)
+		for (i = 0; i < z->n_zones; i++) {
+			zz = &z->zones[i];
+			for (k = 0; k < N_WIRE_ZI; k++) {
+				if (!(zz->has & (1u << codec_zi[k])))
+					continue;
+				base = delta ? pz->zones[i].v[codec_zi[k]] : 0;
+				if (delta && b != NULL && codec_zi[k] == ZI_FREE)
+					base += predict_zone_free(zz, b, pb);
+				num_u(&nw, zz->v[codec_zi[k]], base);
+			}
+		}
 }
 
 static void
@@ -1070,22 +1360,44 @@ enc_psi_line(struct nums *nw, const struct psi_line *l,
 	num_u(nw, l->total, pl != NULL ? pl->total : 0);
 }
 
+/* The numbers of a PSI delta chunk that changed: its differences in DIFFS. */
+static uint64_t
+psi_changed(const struct psi *p, const struct psi *pp)
+{
+	const struct psi_line *l[2] = { &p->some, &p->full };
+	const struct psi_line *pl[2] = { &pp->some, &pp->full };
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (l[i]->present)
+			n += (l[i]->avg10 != pl[i]->avg10) +
+			    (l[i]->avg60 != pl[i]->avg60) +
+			    (l[i]->avg300 != pl[i]->avg300) +
+			    (l[i]->total != pl[i]->total);
+	return n;
+}
+
 static void
 enc_psi(struct wbuf *w, size_t wire, const struct psi *p,
-    const struct psi *pp)
+    const struct psi *pp, bool diffs)
 {
 	bool delta = pp != NULL;
-	struct nums nw = { w, delta, 0 };
+	struct nums nw;
 
-	put_u(w, wire);
-	put_u(w, delta ? DELTA : 0);
-	if (!delta)
-		put_u(w, psi_lines(p));
-	if (p->some.present)
-		enc_psi_line(&nw, &p->some, delta ? &pp->some : NULL);
-	if (p->full.present)
-		enc_psi_line(&nw, &p->full, delta ? &pp->full : NULL);
-	nums_end(&nw);
+	if (!diffs) {
+		put_u(w, wire);
+		put_u(w, delta ? psi_changed(p, pp) : 0);
+		put_u(w, delta ? DELTA : 0);
+		if (!delta)
+			put_u(w, psi_lines(p));
+	}
+	for (nums_begin(&nw, w, delta, diffs); nums_pass(&nw);) {
+		if (p->some.present)
+			enc_psi_line(&nw, &p->some, delta ? &pp->some : NULL);
+		if (p->full.present)
+			enc_psi_line(&nw, &p->full, delta ? &pp->full : NULL);
+	}
 }
 
 static size_t
@@ -1178,25 +1490,33 @@ blocked_ref(const struct blocked_task *b, int i, const struct tasks *pt)
 
 static void
 enc_tasks(struct wbuf *w, const struct tasks *t, const struct tasks *pt,
-    double mono)
+    double mono, bool diffs)
 {
 	const struct blocked_task *b;
 	const struct stack *st;
 	bool delta = pt != NULL;
+	struct nums nw;
 	int i, k, ref;
 	uint64_t n = 0;
 
-	put_u(w, delta ? DELTA : 0);
-	put_n(w, delta, t->total, delta ? pt->total : 0);
-	for (i = 0; i < 128; i++)
-		n += t->by_state[i] != 0;
-	put_u(w, n);
-	for (i = 0; i < 128; i++) {
-		if (t->by_state[i] == 0)
-			continue;
-		put_u(w, (uint64_t)i);
-		put_n(w, delta, t->by_state[i], delta ? pt->by_state[i] : 0);
+	if (!diffs) {
+		put_u(w, delta ? DELTA : 0);
+		for (i = 0; i < 128; i++)
+			n += t->by_state[i] != 0;
+		put_u(w, n);
+		for (i = 0; i < 128; i++)
+			if (t->by_state[i] != 0)
+				put_u(w, (uint64_t)i);
 	}
+	for (nums_begin(&nw, w, delta, diffs); nums_pass(&nw);) {
+		num_u(&nw, t->total, delta ? pt->total : 0);
+		for (i = 0; i < 128; i++)
+			if (t->by_state[i] != 0)
+				num_u(&nw, t->by_state[i],
+				    delta ? pt->by_state[i] : 0);
+	}
+	if (diffs)
+		return;
 	put_u(w, t->truncated);
 	put_s(w, t->stack_err);
 	put_str(w, t->note, sizeof(t->note));
@@ -1247,10 +1567,152 @@ enc_status(struct wbuf *w, size_t wire, const struct source_status *st)
 	field_end(w, start);
 }
 
+/*
+ * The fields of ids 20 to 25; with diffs, their differences instead, for
+ * the DIFFS field. Zoneinfo goes before vmstat, whose free pages it
+ * predicts.
+ */
+static void
+enc_counters(struct wbuf *w, const struct sample *s, const struct sample *p,
+    bool diffs)
+{
+	struct predict_src ps;
+	size_t k, start = 0;
+	enum source src;
+	bool b_delta, z_delta, vm_delta;
+
+	memset(&ps, 0, sizeof(ps));
+	ps.page_kb = page_kb(s->page_size);
+	b_delta = sample_has(s, SRC_BUDDYINFO) &&
+	    prev_has(p, SRC_BUDDYINFO) && buddy_same(&s->buddy, &p->buddy);
+	z_delta = sample_has(s, SRC_ZONEINFO) &&
+	    prev_has(p, SRC_ZONEINFO) && zi_same(&s->zi, &p->zi);
+	vm_delta = sample_has(s, SRC_VMSTAT) && prev_has(p, SRC_VMSTAT) &&
+	    vm_same(&s->vm, &p->vm);
+	if (sample_has(s, SRC_BUDDYINFO)) {
+		if (!diffs)
+			start = field_begin(w, F_BUDDYINFO2);
+		enc_buddy(w, &s->buddy, b_delta ? &p->buddy : NULL, diffs);
+		if (!diffs)
+			field_end(w, start);
+	}
+	if (sample_has(s, SRC_PAGETYPEINFO)) {
+		if (!diffs)
+			start = field_begin(w, F_PAGETYPEINFO2);
+		enc_pti(w, &s->pti, prev_has(p, SRC_PAGETYPEINFO) &&
+		    pti_same(&s->pti, &p->pti) ? &p->pti : NULL, diffs);
+		if (!diffs)
+			field_end(w, start);
+	}
+	if (sample_has(s, SRC_ZONEINFO)) {
+		if (!diffs)
+			start = field_begin(w, F_ZONEINFO2);
+		enc_zi(w, &s->zi, z_delta ? &p->zi : NULL,
+		    b_delta ? &s->buddy : NULL, b_delta ? &p->buddy : NULL,
+		    diffs);
+		if (!diffs)
+			field_end(w, start);
+	}
+	if (z_delta) {
+		ps.z = &s->zi;
+		ps.pz = &p->zi;
+	}
+	if (sample_has(s, SRC_VMSTAT)) {
+		if (!diffs)
+			start = field_begin(w, F_VMSTAT2);
+		enc_vm(w, &s->vm, vm_delta ? &p->vm : NULL, &ps, diffs);
+		if (!diffs)
+			field_end(w, start);
+	}
+	if (!vm_delta)
+		ps.v = ps.pv = NULL;
+	if (sample_has(s, SRC_MEMINFO)) {
+		if (!diffs)
+			start = field_begin(w, F_MEMINFO2);
+		enc_mem(w, &s->mem, prev_has(p, SRC_MEMINFO) &&
+		    mem_same(&s->mem, &p->mem) ? &p->mem : NULL, &ps, diffs);
+		if (!diffs)
+			field_end(w, start);
+	}
+	for (k = 0; k < N_WIRE_PSI; k++) {
+		enum psi_resource r = codec_psi[k];
+
+		src = (enum source)(SRC_PSI_CPU + r);
+		if (!sample_has(s, src))
+			continue;
+		if (!diffs)
+			start = field_begin(w, F_PSI2);
+		enc_psi(w, k, &s->psi[r], prev_has(p, src) &&
+		    psi_lines(&s->psi[r]) == psi_lines(&p->psi[r]) ?
+		    &p->psi[r] : NULL, diffs);
+		if (!diffs)
+			field_end(w, start);
+	}
+}
+
+/* TASKS2, or with diffs its differences, after the time it is written
+ * against (and after the differences of enc_counters). */
+static void
+enc_tasks_field(struct wbuf *w, const struct sample *s, const struct sample *p,
+    bool diffs)
+{
+	size_t start = 0;
+
+	if (!sample_has(s, SRC_TASKS))
+		return;
+	if (!diffs)
+		start = field_begin(w, F_TASKS2);
+	enc_tasks(w, &s->tasks, prev_has(p, SRC_TASKS) ? &p->tasks : NULL,
+	    s->mono, diffs);
+	if (!diffs)
+		field_end(w, start);
+}
+
 static bool
 sensors_empty(const struct sensors *se)
 {
 	return !se->available && se->n == 0 && se->why[0] == '\0';
+}
+
+/* The kernel log events of one tick; whole, never a delta. */
+static void
+enc_kmsg(struct wbuf *w, const struct kmsg_sample *k)
+{
+	int n = k->n < 0 ? 0 : k->n > KMSG_MAX_EVENTS ? KMSG_MAX_EVENTS : k->n;
+
+	put_s(w, k->err);
+	put_u(w, k->lost);
+	put_u(w, k->dropped);
+	put_u(w, (uint64_t)n);
+	for (int i = 0; i < n; i++) {
+		const struct kmsg_event *ev = &k->ev[i];
+		unsigned has = ev->has & KF_ALL;
+
+		put_u(w, ev->seq);
+		put_u(w, ev->ts_us);
+		put_u(w, (unsigned)ev->kind < KMSG_KIND_COUNT ? (uint64_t)ev->kind : 0);
+		put_u(w, (uint64_t)(ev->level & 7));
+		put_u(w, has);
+		if (has & KF_COMM)
+			put_str(w, ev->comm, sizeof(ev->comm));
+		if (has & KF_PID)
+			put_s(w, ev->pid);
+		if (has & KF_ORDER)
+			put_s(w, ev->order);
+		if (has & KF_GFP)
+			put_u(w, ev->gfp);
+		if (has & KF_SECONDS)
+			put_u(w, ev->seconds);
+		if (has & KF_ANON)
+			put_u(w, ev->anon_kb);
+		if (has & KF_FILE)
+			put_u(w, ev->file_kb);
+		if (has & KF_SHMEM)
+			put_u(w, ev->shmem_kb);
+		put_u(w, ev->lines);
+		put_u(w, ev->truncated ? 1 : 0);
+		put_str(w, ev->text, sizeof(ev->text));
+	}
 }
 
 ssize_t
@@ -1261,6 +1723,7 @@ codec_encode(const struct sample *s, const struct sample *prev, uint8_t *buf,
 	const struct sample *p = prev;
 	struct source_status zero;
 	int64_t mono, wall, pmono = 0, pwall = 0, up, pup = 0;
+	struct wbuf probe = { NULL, 0, 0, false };
 	size_t k, start;
 	enum source src;
 
@@ -1268,19 +1731,10 @@ codec_encode(const struct sample *s, const struct sample *prev, uint8_t *buf,
 		return -EINVAL;
 	memset(&zero, 0, sizeof(zero));
 
+	/* What stays the same from one sample to the next first, in one
+	 * piece for zstd; then what changes: times, tasks, differences. */
 	start = field_begin(&w, F_FRAME);
 	put_u(&w, p != NULL ? DELTA : 0);
-	field_end(&w, start);
-
-	mono = codec_us(s->mono);
-	wall = codec_us(s->wall);
-	if (p != NULL) {
-		pmono = codec_us(p->mono);
-		pwall = codec_us(p->wall);
-	}
-	start = field_begin(&w, F_TIME);
-	put_d(&w, p != NULL, mono, pmono);
-	put_d(&w, p != NULL, wall - mono, pwall - pmono);
 	field_end(&w, start);
 
 	start = field_begin(&w, F_PAGE_SIZE);
@@ -1294,48 +1748,26 @@ codec_encode(const struct sample *s, const struct sample *prev, uint8_t *buf,
 			enc_status(&w, k, &s->status[src]);
 	}
 
-	if (sample_has(s, SRC_BUDDYINFO)) {
-		start = field_begin(&w, F_BUDDYINFO);
-		enc_buddy(&w, &s->buddy, prev_has(p, SRC_BUDDYINFO) &&
-		    buddy_same(&s->buddy, &p->buddy) ? &p->buddy : NULL);
+	if (!sensors_empty(&s->sensors)) {
+		start = field_begin(&w, F_SENSORS);
+		enc_sensors(&w, &s->sensors, p != NULL &&
+		    sensors_same(&s->sensors, &p->sensors) ?
+		    &p->sensors : NULL);
 		field_end(&w, start);
 	}
-	if (sample_has(s, SRC_PAGETYPEINFO)) {
-		start = field_begin(&w, F_PAGETYPEINFO);
-		enc_pti(&w, &s->pti, prev_has(p, SRC_PAGETYPEINFO) &&
-		    pti_same(&s->pti, &p->pti) ? &p->pti : NULL);
-		field_end(&w, start);
-	}
-	if (sample_has(s, SRC_VMSTAT)) {
-		start = field_begin(&w, F_VMSTAT);
-		enc_vm(&w, &s->vm, prev_has(p, SRC_VMSTAT) &&
-		    vm_same(&s->vm, &p->vm) ? &p->vm : NULL);
-		field_end(&w, start);
-	}
-	if (sample_has(s, SRC_MEMINFO)) {
-		start = field_begin(&w, F_MEMINFO);
-		enc_mem(&w, &s->mem, prev_has(p, SRC_MEMINFO) &&
-		    mem_same(&s->mem, &p->mem) ? &p->mem : NULL);
-		field_end(&w, start);
-	}
-	if (sample_has(s, SRC_ZONEINFO)) {
-		start = field_begin(&w, F_ZONEINFO);
-		enc_zi(&w, &s->zi, prev_has(p, SRC_ZONEINFO) &&
-		    zi_same(&s->zi, &p->zi) ? &p->zi : NULL);
-		field_end(&w, start);
-	}
-	for (k = 0; k < N_WIRE_PSI; k++) {
-		enum psi_resource r = codec_psi[k];
+	enc_counters(&w, s, p, false);
 
-		src = (enum source)(SRC_PSI_CPU + r);
-		if (!sample_has(s, src))
-			continue;
-		start = field_begin(&w, F_PSI);
-		enc_psi(&w, k, &s->psi[r], prev_has(p, src) &&
-		    psi_lines(&s->psi[r]) == psi_lines(&p->psi[r]) ?
-		    &p->psi[r] : NULL);
-		field_end(&w, start);
+	mono = codec_us(s->mono);
+	wall = codec_us(s->wall);
+	if (p != NULL) {
+		pmono = codec_us(p->mono);
+		pwall = codec_us(p->wall);
 	}
+	start = field_begin(&w, F_TIME);
+	put_d(&w, p != NULL, mono, pmono);
+	put_d(&w, p != NULL, wall - mono, pwall - pmono);
+	field_end(&w, start);
+
 	if (sample_has(s, SRC_UPTIME)) {
 		up = codec_us(s->uptime);
 		if (prev_has(p, SRC_UPTIME))
@@ -1345,17 +1777,21 @@ codec_encode(const struct sample *s, const struct sample *prev, uint8_t *buf,
 		put_d(&w, prev_has(p, SRC_UPTIME), up, pup);
 		field_end(&w, start);
 	}
-	if (!sensors_empty(&s->sensors)) {
-		start = field_begin(&w, F_SENSORS);
-		enc_sensors(&w, &s->sensors, p != NULL &&
-		    sensors_same(&s->sensors, &p->sensors) ?
-		    &p->sensors : NULL);
+	enc_tasks_field(&w, s, p, false);
+	if (s->kmsg.read || s->kmsg.n > 0) {
+		start = field_begin(&w, F_KMSG);
+		enc_kmsg(&w, &s->kmsg);
 		field_end(&w, start);
 	}
-	if (sample_has(s, SRC_TASKS)) {
-		start = field_begin(&w, F_TASKS);
-		enc_tasks(&w, &s->tasks, prev_has(p, SRC_TASKS) ?
-		    &p->tasks : NULL, s->mono);
+
+	/* Left out when there is none: a keyframe, or nothing changed. A
+	 * probe that has no room says whether there is. */
+	enc_counters(&probe, s, p, true);
+	enc_tasks_field(&probe, s, p, true);
+	if (probe.full) {
+		start = field_begin(&w, F_DIFFS);
+		enc_counters(&w, s, p, true);
+		enc_tasks_field(&w, s, p, true);
 		field_end(&w, start);
 	}
 
@@ -1383,7 +1819,7 @@ dec_buddy(struct dec *d, struct rbuf *r)
 {
 	struct buddyinfo *b = &d->s->buddy;
 	const struct buddyinfo *pb;
-	struct numr nr = { r, false, 0, 0, false };
+	struct numr nr = { .r = r };
 	bool delta;
 	int i, o;
 
@@ -1412,11 +1848,13 @@ dec_buddy(struct dec *d, struct rbuf *r)
 				    "buddyinfo: zone %d: bad node or name", i);
 	}
 	nr.delta = delta;
+	nr.diffs = d->v2 ? &d->diffs : NULL;
 	nr.left = (uint64_t)b->n_zones * (uint64_t)b->n_orders;
 	for (i = 0; i < b->n_zones; i++)
 		for (o = 0; o < b->n_orders; o++)
 			b->zones[i].free[o] = numr_u(&nr,
 			    delta ? pb->zones[i].free[o] : 0);
+	d->buddy_delta = delta;
 	return field_done(r, d->err, "buddyinfo");
 }
 
@@ -1502,7 +1940,7 @@ dec_pti(struct dec *d, struct rbuf *r)
 	struct pagetypeinfo *p = &d->s->pti;
 	const struct pagetypeinfo *pp;
 	struct pagetypeinfo_free *f;
-	struct numr nr = { r, false, 0, 0, false };
+	struct numr nr = { .r = r };
 	bool delta;
 	int i, o;
 
@@ -1530,6 +1968,7 @@ dec_pti(struct dec *d, struct rbuf *r)
 	} else if (dec_pti_shape(d, r) < 0)
 		return -EINVAL;
 	nr.delta = delta;
+	nr.diffs = d->v2 ? &d->diffs : NULL;
 	nr.left = (uint64_t)p->n_free * (uint64_t)(1 + p->n_orders) +
 	    (uint64_t)(p->n_blocks + p->n_mixed) * (uint64_t)p->n_types;
 	for (i = 0; i < p->n_free; i++) {
@@ -1555,7 +1994,10 @@ dec_vm(struct dec *d, struct rbuf *r)
 {
 	struct vmstat *v = &d->s->vm;
 	const struct vmstat *pv;
-	struct numr nr = { r, false, 0, 0, false };
+	struct names_pos np = { codec_vmstat_names, codec_vmstat_nnames, -1 };
+	struct numr nr = { .r = r };
+	struct predict_src ps;
+	struct predict pr;
 	bool delta;
 	int64_t skipped;
 	int i;
@@ -1574,11 +2016,14 @@ dec_vm(struct dec *d, struct rbuf *r)
 			return codec_fail(d->err,
 			    "vmstat: more than %d counters", MAX_VMSTAT);
 		for (i = 0; i < v->n; i++)
-			if (!get_str(r, v->e[i].name, VMSTAT_NAME_LEN))
+			if (!(d->v2 ? get_name(r, &np, v->e[i].name,
+			    VMSTAT_NAME_LEN) : get_str(r, v->e[i].name,
+			    VMSTAT_NAME_LEN)))
 				return codec_fail(d->err,
 				    "vmstat: counter %d: bad name", i);
 	}
 	nr.delta = delta;
+	nr.diffs = d->v2 ? &d->diffs : NULL;
 	nr.left = 1 + (uint64_t)v->n;
 	skipped = numr_s(&nr, delta ? pv->skipped : 0);
 	if (skipped < INT_MIN || skipped > INT_MAX)
@@ -1586,6 +2031,19 @@ dec_vm(struct dec *d, struct rbuf *r)
 	v->skipped = (int)skipped;
 	for (i = 0; i < v->n; i++)
 		v->e[i].value = numr_u(&nr, delta ? pv->e[i].value : 0);
+	if (delta && d->v2) {
+		memset(&ps, 0, sizeof(ps));
+		ps.v = v;
+		ps.pv = pv;
+		if (d->zi_delta) {
+			ps.z = &d->s->zi;
+			ps.pz = &d->prev->zi;
+		}
+		predict_vmstat(&pr, v, &ps);
+		for (i = 0; i < pr.n; i++)
+			v->e[pr.r[i].target].value += predict_change(&pr, i, &ps);
+	}
+	d->vm_delta = delta;
 	return field_done(r, d->err, "vmstat");
 }
 
@@ -1594,7 +2052,10 @@ dec_mem(struct dec *d, struct rbuf *r)
 {
 	struct meminfo *m = &d->s->mem;
 	const struct meminfo *pm;
-	struct numr nr = { r, false, 0, 0, false };
+	struct predict_src ps;
+	struct names_pos np = { codec_meminfo_names, codec_meminfo_nnames, -1 };
+	struct numr nr = { .r = r };
+	struct predict pr;
 	bool delta;
 	int64_t skipped;
 	int i;
@@ -1615,12 +2076,15 @@ dec_mem(struct dec *d, struct rbuf *r)
 			return codec_fail(d->err,
 			    "meminfo: more than %d keys", MAX_MEMINFO);
 		for (i = 0; i < m->n; i++)
-			if (!get_str(r, m->e[i].name, MEMINFO_NAME_LEN) ||
+			if (!(d->v2 ? get_name(r, &np, m->e[i].name,
+			    MEMINFO_NAME_LEN) : get_str(r, m->e[i].name,
+			    MEMINFO_NAME_LEN)) ||
 			    !get_bool(r, &m->e[i].kb))
 				return codec_fail(d->err,
 				    "meminfo: key %d: bad name or unit", i);
 	}
 	nr.delta = delta;
+	nr.diffs = d->v2 ? &d->diffs : NULL;
 	nr.left = 1 + (uint64_t)m->n;
 	skipped = numr_s(&nr, delta ? pm->skipped : 0);
 	if (skipped < INT_MIN || skipped > INT_MAX)
@@ -1628,6 +2092,19 @@ dec_mem(struct dec *d, struct rbuf *r)
 	m->skipped = (int)skipped;
 	for (i = 0; i < m->n; i++)
 		m->e[i].value = numr_u(&nr, delta ? pm->e[i].value : 0);
+	if (delta && d->v2) {
+		memset(&ps, 0, sizeof(ps));
+		if (d->vm_delta) {
+			ps.v = &d->s->vm;
+			ps.pv = &d->prev->vm;
+		}
+		ps.m = m;
+		ps.pm = pm;
+		ps.page_kb = page_kb(d->s->page_size);
+		predict_meminfo(&pr, m, &ps);
+		for (i = 0; i < pr.n; i++)
+			m->e[pr.r[i].target].value += predict_change(&pr, i, &ps);
+	}
 	return field_done(r, d->err, "meminfo");
 }
 
@@ -1637,7 +2114,7 @@ dec_zi(struct dec *d, struct rbuf *r)
 	struct zoneinfo *z = &d->s->zi;
 	const struct zoneinfo *pz;
 	struct zoneinfo_zone *zz;
-	struct numr nr = { r, false, 0, 0, false };
+	struct numr nr = { .r = r };
 	bool delta;
 	uint64_t bits;
 	size_t k;
@@ -1672,6 +2149,7 @@ dec_zi(struct dec *d, struct rbuf *r)
 		}
 	}
 	nr.delta = delta;
+	nr.diffs = d->v2 ? &d->diffs : NULL;
 	for (i = 0; i < z->n_zones; i++)
 		for (k = 0; k < N_WIRE_ZI; k++)
 			nr.left += (z->zones[i].has >> codec_zi[k]) & 1;
@@ -1681,7 +2159,12 @@ dec_zi(struct dec *d, struct rbuf *r)
 			if (zz->has & (1u << codec_zi[k]))
 				zz->v[codec_zi[k]] = numr_u(&nr,
 				    delta ? pz->zones[i].v[codec_zi[k]] : 0);
+		if (delta && d->v2 && d->buddy_delta &&
+		    (zz->has & (1u << ZI_FREE)))
+			zz->v[ZI_FREE] += predict_zone_free(zz, &d->s->buddy,
+			    &d->prev->buddy);
 	}
+	d->zi_delta = delta;
 	return field_done(r, d->err, "zoneinfo");
 }
 
@@ -1699,19 +2182,23 @@ static int
 dec_psi(struct dec *d, struct rbuf *r)
 {
 	const struct psi *pp;
-	struct numr nr = { r, false, 0, 0, false };
+	struct numr nr = { .r = r };
 	struct psi *p;
 	enum source src;
-	uint64_t wire, lines;
+	uint64_t wire, lines, changed;
 	bool delta;
 
 	wire = get_u(r);
+	changed = d->v2 ? get_u(r) : 0;
 	if (r->bad)
 		return codec_fail(d->err, "pressure: cut short");
 	if (wire >= N_WIRE_PSI) {
 		if (d->st != NULL)
 			d->st->unknown_fields++;
-		return 0;	/* a resource newer than this reader */
+		/* A resource newer than this reader: skip its differences. */
+		while (changed-- > 0 && !d->diffs.bad)
+			(void)get_u(&d->diffs);
+		return 0;
 	}
 	p = &d->s->psi[codec_psi[wire]];
 	src = (enum source)(SRC_PSI_CPU + codec_psi[wire]);
@@ -1729,12 +2216,17 @@ dec_psi(struct dec *d, struct rbuf *r)
 	else if (!get_max(r, PSI_SOME | PSI_FULL, &lines))
 		return codec_fail(d->err, "%s: bad lines", source_name(src));
 	nr.delta = delta;
+	nr.diffs = d->v2 ? &d->diffs : NULL;
 	nr.left = 4 * (uint64_t)(((lines & PSI_SOME) != 0) +
 	    ((lines & PSI_FULL) != 0));
 	if (lines & PSI_SOME)
 		dec_psi_line(&nr, &p->some, delta ? &pp->some : NULL);
 	if (lines & PSI_FULL)
 		dec_psi_line(&nr, &p->full, delta ? &pp->full : NULL);
+	if (d->v2 && nr.ndiffs != changed)
+		return codec_fail(d->err, "%s: %llu differences, not %llu",
+		    source_name(src), (unsigned long long)nr.ndiffs,
+		    (unsigned long long)changed);
 	return field_done(r, d->err, source_name(src));
 }
 
@@ -1912,6 +2404,57 @@ dec_blocked(struct dec *d, struct rbuf *r, bool delta)
 	return 0;
 }
 
+/* TASKS2: the letters, then the counts as numbers. */
+static int
+dec_tasks2(struct dec *d, struct rbuf *r, bool delta)
+{
+	struct tasks *t = &d->s->tasks;
+	const struct tasks *pt = delta ? &d->prev->tasks : NULL;
+	struct numr nr = { .r = r };
+	uint64_t n, letter, k;
+	uint8_t letters[128];
+	bool seen[128];
+
+	if (!get_max(r, 128, &n))
+		return codec_fail(d->err, "tasks: bad state count");
+	memset(seen, 0, sizeof(seen));
+	for (k = 0; k < n; k++) {
+		if (!get_max(r, 127, &letter) || seen[letter])
+			return codec_fail(d->err, "tasks: bad state letter");
+		seen[letter] = true;
+		letters[k] = (uint8_t)letter;
+	}
+	nr.delta = delta;
+	nr.diffs = &d->diffs;
+	nr.left = 1 + n;
+	t->total = numr_u32(&nr, delta ? pt->total : 0);
+	for (k = 0; k < n; k++)
+		t->by_state[letters[k]] = numr_u32(&nr,
+		    delta ? pt->by_state[letters[k]] : 0);
+	if (r->bad)
+		return codec_fail(d->err, "tasks: cut short or malformed");
+	return 0;
+}
+
+/* What TASKS and TASKS2 have alike after the counts. */
+static int
+dec_tasks_rest(struct dec *d, struct rbuf *r, bool delta)
+{
+	struct tasks *t = &d->s->tasks;
+	int64_t serr;
+
+	if (!get_bool(r, &t->truncated))
+		return codec_fail(d->err, "tasks: bad truncated flag");
+	serr = get_s(r);
+	if (serr < INT_MIN || serr > INT_MAX ||
+	    !get_str(r, t->note, sizeof(t->note)))
+		return codec_fail(d->err, "tasks: bad flags or note");
+	t->stack_err = (int)serr;
+	if (dec_stacks(d, r, delta) < 0 || dec_blocked(d, r, delta) < 0)
+		return -EINVAL;
+	return field_done(r, d->err, "tasks");
+}
+
 static int
 dec_tasks(struct dec *d, struct rbuf *r)
 {
@@ -1919,13 +2462,15 @@ dec_tasks(struct dec *d, struct rbuf *r)
 	const struct tasks *pt;
 	uint64_t n, letter, k;
 	bool delta, seen[128];
-	int64_t serr;
 
 	if (!get_flags(r, &delta))
 		return codec_fail(d->err, "tasks: bad flags");
 	if (dec_delta_ok(d, delta, SRC_TASKS, "tasks") < 0)
 		return -EINVAL;
 	pt = delta ? &d->prev->tasks : NULL;
+	if (d->v2)
+		return dec_tasks2(d, r, delta) < 0 ? -EINVAL :
+		    dec_tasks_rest(d, r, delta);
 	t->total = get_n32(r, delta, delta ? pt->total : 0);
 	if (!get_max(r, 128, &n))
 		return codec_fail(d->err, "tasks: bad state count");
@@ -1937,16 +2482,75 @@ dec_tasks(struct dec *d, struct rbuf *r)
 		t->by_state[letter] = get_n32(r, delta,
 		    delta ? pt->by_state[letter] : 0);
 	}
-	if (!get_bool(r, &t->truncated))
-		return codec_fail(d->err, "tasks: bad truncated flag");
-	serr = get_s(r);
-	if (serr < INT_MIN || serr > INT_MAX ||
-	    !get_str(r, t->note, sizeof(t->note)))
-		return codec_fail(d->err, "tasks: bad flags or note");
-	t->stack_err = (int)serr;
-	if (dec_stacks(d, r, delta) < 0 || dec_blocked(d, r, delta) < 0)
-		return -EINVAL;
-	return field_done(r, d->err, "tasks");
+	return dec_tasks_rest(d, r, delta);
+}
+
+static int
+dec_kmsg(struct dec *d, struct rbuf *r)
+{
+	struct kmsg_sample *k = &d->s->kmsg;
+	uint64_t v, has;
+	int64_t e;
+
+	if (k->read)
+		return codec_fail(d->err, "kernel log: twice");
+	k->read = true;
+	e = get_s(r);
+	if (r->bad || e < INT_MIN || e > INT_MAX || !get_max(r, UINT32_MAX, &v))
+		return codec_fail(d->err, "kernel log: bad status");
+	k->err = (int)e;
+	k->lost = (uint32_t)v;
+	if (!get_max(r, UINT32_MAX, &v))
+		return codec_fail(d->err, "kernel log: bad count of dropped events");
+	k->dropped = (uint32_t)v;
+	if (!get_int(r, KMSG_MAX_EVENTS, &k->n))
+		return codec_fail(d->err, "kernel log: more than %d events",
+		    KMSG_MAX_EVENTS);
+	for (int i = 0; i < k->n; i++) {
+		struct kmsg_event *ev = &k->ev[i];
+
+		memset(ev, 0, sizeof(*ev));
+		ev->seq = get_u(r);
+		ev->ts_us = get_u(r);
+		v = get_u(r);
+		ev->kind = v < KMSG_KIND_COUNT ? (enum kmsg_kind)v : KMSG_OTHER;
+		if (!get_int(r, 7, &ev->level) || !get_max(r, KF_ALL, &has))
+			return codec_fail(d->err, "kernel log: event %d: bad "
+			    "level or fields", i);
+		ev->has = (unsigned)has;
+		if (((has & KF_COMM) && !get_str(r, ev->comm, sizeof(ev->comm))) ||
+		    ((has & KF_PID) && !get_sint(r, &ev->pid)) ||
+		    ((has & KF_ORDER) && !get_sint(r, &ev->order)))
+			return codec_fail(d->err, "kernel log: event %d: bad "
+			    "command, pid or order", i);
+		if (has & KF_GFP) {
+			if (!get_max(r, UINT32_MAX, &v))
+				return codec_fail(d->err, "kernel log: event "
+				    "%d: bad GFP mode", i);
+			ev->gfp = (uint32_t)v;
+		}
+		if (has & KF_SECONDS) {
+			if (!get_max(r, UINT32_MAX, &v))
+				return codec_fail(d->err, "kernel log: event "
+				    "%d: bad seconds", i);
+			ev->seconds = (uint32_t)v;
+		}
+		if (has & KF_ANON)
+			ev->anon_kb = get_u(r);
+		if (has & KF_FILE)
+			ev->file_kb = get_u(r);
+		if (has & KF_SHMEM)
+			ev->shmem_kb = get_u(r);
+		if (r->bad || !get_max(r, UINT32_MAX, &v))
+			return codec_fail(d->err, "kernel log: event %d: bad "
+			    "values", i);
+		ev->lines = (uint32_t)v;
+		if (!get_bool(r, &ev->truncated) ||
+		    !get_str(r, ev->text, sizeof(ev->text)))
+			return codec_fail(d->err, "kernel log: event %d: bad "
+			    "text", i);
+	}
+	return field_done(r, d->err, "kernel log");
 }
 
 static int
@@ -2024,25 +2628,35 @@ dec_chunk(struct dec *d, struct rbuf *r, enum source src,
 static int
 dec_field(struct dec *d, uint64_t id, struct rbuf *r, unsigned *seen_status)
 {
+	d->v2 = (id >= F_BUDDYINFO2 && id <= F_PSI2) || id == F_TASKS2;
 	switch (id) {
 	case F_STATUS:
 		return dec_status(d, r, seen_status);
 	case F_BUDDYINFO:
+	case F_BUDDYINFO2:
 		return dec_chunk(d, r, SRC_BUDDYINFO, dec_buddy);
 	case F_PAGETYPEINFO:
+	case F_PAGETYPEINFO2:
 		return dec_chunk(d, r, SRC_PAGETYPEINFO, dec_pti);
 	case F_VMSTAT:
+	case F_VMSTAT2:
 		return dec_chunk(d, r, SRC_VMSTAT, dec_vm);
 	case F_MEMINFO:
+	case F_MEMINFO2:
 		return dec_chunk(d, r, SRC_MEMINFO, dec_mem);
 	case F_ZONEINFO:
+	case F_ZONEINFO2:
 		return dec_chunk(d, r, SRC_ZONEINFO, dec_zi);
 	case F_PSI:
+	case F_PSI2:
 		return dec_psi(d, r);
 	case F_UPTIME:
 		return dec_chunk(d, r, SRC_UPTIME, dec_uptime);
 	case F_TASKS:
+	case F_TASKS2:
 		return dec_chunk(d, r, SRC_TASKS, dec_tasks);
+	case F_KMSG:
+		return dec_kmsg(d, r);
 	case F_SENSORS:
 		if (d->sensors)
 			return codec_fail(d->err, "sensors: twice");
@@ -2095,6 +2709,29 @@ next_field(struct rbuf *r, uint64_t *id, struct rbuf *f,
 	f->off = 0;
 	f->bad = false;
 	r->off += (size_t)len;
+	return 0;
+}
+
+/* The DIFFS field among the fields after r's offset, once; empty if none. */
+static int
+find_diffs(const struct rbuf *r, struct rbuf *diffs, struct parse_error *err)
+{
+	struct rbuf scan = *r, f;
+	uint64_t id;
+	bool seen = false;
+
+	memset(diffs, 0, sizeof(*diffs));
+	diffs->p = r->p;	/* a valid pointer even when empty */
+	while (scan.off < scan.len) {
+		if (next_field(&scan, &id, &f, err) < 0)
+			return -EINVAL;
+		if (id != F_DIFFS)
+			continue;
+		if (seen)
+			return codec_fail(err, "differences twice");
+		*diffs = f;
+		seen = true;
+	}
 	return 0;
 }
 
@@ -2157,6 +2794,8 @@ codec_decode(const uint8_t *buf, size_t len, const struct sample *prev,
 	d.s = s;
 	d.err = err;
 	d.st = st;
+	if (find_diffs(&r, &d.diffs, err) < 0)
+		return -EINVAL;
 	if (prev != NULL)
 		for (i = 0; i < SRC_COUNT; i++)
 			s->status[i] = prev->status[i];
@@ -2168,6 +2807,8 @@ codec_decode(const uint8_t *buf, size_t len, const struct sample *prev,
 		if (id == F_FRAME)
 			return codec_fail(err, "byte %zu: a second frame field",
 			    at);
+		if (id == F_DIFFS)
+			continue;	/* read by the chunks before */
 		if (id == F_TIME || id == F_PAGE_SIZE) {
 			if (id == F_TIME ? time : page_size)
 				return codec_fail(err, "byte %zu: %s twice",
@@ -2182,7 +2823,7 @@ codec_decode(const uint8_t *buf, size_t len, const struct sample *prev,
 			continue;
 		}
 		/* Blocked tasks are written against the time. */
-		if (id == F_TASKS && !time)
+		if ((id == F_TASKS || id == F_TASKS2) && !time)
 			return codec_fail(err, "byte %zu: before the time", at);
 		if (dec_field(&d, id, &f, &seen_status) < 0)
 			return codec_fail_at(err, at);
@@ -2190,5 +2831,8 @@ codec_decode(const uint8_t *buf, size_t len, const struct sample *prev,
 	if (!time || !page_size)
 		return codec_fail(err, "no %s field", !time ? "time" :
 		    "page size");
+	if (d.diffs.bad || d.diffs.off != d.diffs.len)
+		return codec_fail(err, "differences: %s", d.diffs.bad ?
+		    "cut short or malformed" : "bytes left over");
 	return dec_finish(&d);
 }

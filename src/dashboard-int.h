@@ -9,8 +9,11 @@
 #include <stdint.h>
 
 #include "dashboard.h"
+#include "events.h"
 #include "history.h"
 #include "host.h"
+#include "kmsg-rules.h"
+#include "kmsg-source.h"
 #include "marks.h"
 #include "reasons.h"
 #include "recording.h"
@@ -25,7 +28,7 @@
 #define REPLAY_BEFORE	300		/* samples decoded before a seek's target, for the charts */
 #define EXIT_USAGE_DASHBOARD 2
 #define FILTER_LEN	64
-#define N_VIEWS		6
+#define N_VIEWS		7
 
 extern const struct view *const views[N_VIEWS];
 
@@ -43,6 +46,9 @@ struct dashboard {
 	struct task_groups *groups;	/* the latest scan's blocked tasks, grouped */
 	struct history *h;
 	struct hist_entry shown;	/* the entry views read, unpacked */
+	struct kmsg_rules *kmsg_rules;
+	struct kmsg_source *kmsg;	/* NULL: no kernel log (captured files) */
+	struct events *ev;		/* the kernel log events seen, beside the history */
 	bool paused;
 	uint64_t seq;			/* shown when paused */
 	int view;			/* index into views[] */

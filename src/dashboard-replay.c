@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dashboard-int.h"
+#include "arith.h"
 #include "derive.h"
 #include "draw.h"
 #include "stall-events.h"
@@ -42,6 +43,7 @@ replay_push(struct dashboard *d, size_t i)
 	if (!replay_load(d, i))
 		return false;
 	history_push(d->h, d->rp->cur, sample_has(d->rp->cur, SRC_TASKS) ? d->groups : NULL);
+	events_push(d->ev, d->h->next - 1, d->rp->cur);
 	dashboard_keep_status(d);
 	return true;
 }
@@ -61,11 +63,13 @@ replay_goto(struct dashboard *d, size_t target)
 	if (target - start >= cap)
 		start = target - cap + 1;
 	history_reset(d->h);
+	events_reset(d->ev);
 	d->hist_base = start;
 	for (size_t i = start; i <= target; i++)
 		if (!replay_push(d, i)) {
 			/* Keep the history's seqs in step with the recording's indices. */
 			history_reset(d->h);
+			events_reset(d->ev);
 			d->hist_base = i + 1;
 		}
 	if (d->h->next == 0) {
@@ -113,15 +117,17 @@ replay_back(struct dashboard *d)
 }
 
 /* Is sample i (decoded in rp->cur, with i - 1 in rp->prev) worth stopping
- * at? What stall_events() finds: PSI memory rising past 10%, reclaim
- * stalls starting, a group of blocked tasks that was not there before.
- * m (NULL: none) spares matching every vmstat name of every sample. */
+ * at? A kernel log event, or what stall_events() finds: PSI memory rising
+ * past 10%, reclaim stalls starting, a group of blocked tasks that was
+ * not there before. m (NULL: none) spares matching every vmstat name of
+ * every sample. */
 static bool
 replay_event(const struct sample *prev, const struct sample *cur, struct counters_map *m,
 	     bool *stalling)
 {
 	struct counters p, c;
 	int task;
+	bool stall;
 
 	if (m) {
 		counters_from_vmstat_mapped(&prev->vm, m, &p);
@@ -130,7 +136,9 @@ replay_event(const struct sample *prev, const struct sample *cur, struct counter
 		counters_from_vmstat(&prev->vm, &p);
 		counters_from_vmstat(&cur->vm, &c);
 	}
-	return stall_events(prev, &p, cur, &c, stalling, &task) != 0;
+	/* Called whatever the log says: it follows whether stalls go on. */
+	stall = stall_events(prev, &p, cur, &c, stalling, &task) != 0;
+	return stall || cur->kmsg.n > 0;
 }
 
 /* Samples searched at a time going back: an event close by is found
@@ -193,6 +201,20 @@ replay_find_event(struct dashboard *d, int dir)
 	return found != SIZE_MAX ? found : best;
 }
 
+/* Stopped at a sample with kernel log events: the first, on the status line. */
+static void
+replay_say_kmsg(struct dashboard *d)
+{
+	const struct kmsg_sample *k = &d->rp->cur->kmsg;
+	char brief[160];
+
+	if (d->rp->at != replay_shown(d) || k->n == 0)
+		return;
+	kmsg_event_brief(&k->ev[0], brief, sizeof(brief));
+	snprintf(d->message, sizeof(d->message), "kernel: %s %s%s (5 Events)",
+		 kmsg_kind_name(k->ev[0].kind), brief, k->n > 1 ? " and more" : "");
+}
+
 /* Replay keys; false when the key is not one of them. */
 bool
 replay_key(struct dashboard *d, int ch)
@@ -241,11 +263,13 @@ replay_key(struct dashboard *d, int ch)
 	case 'N':
 		d->playing = false;
 		at = replay_find_event(d, ch == 'n' ? 1 : -1);
-		if (at == SIZE_MAX)
+		if (at == SIZE_MAX) {
 			snprintf(d->message, sizeof(d->message), "no %s event", ch == 'n' ? "later" :
 				 "earlier");
-		else
+		} else {
 			replay_goto(d, at);
+			replay_say_kmsg(d);
+		}
 		return true;
 	}
 	return false;
@@ -344,7 +368,8 @@ dashboard_replay_run(struct dashboard *d)
 		}
 		start = rec_reader_find(d->rp->r, t);
 	}
-	if (!(d->rs = calloc(1, sizeof(*d->rs))) || !(d->groups = calloc(1, sizeof(*d->groups))))
+	if (!(d->rs = calloc(1, sizeof(*d->rs))) || !(d->groups = calloc(1, sizeof(*d->groups))) ||
+	    !(d->ev = events_new(EVENTS_KEPT)))
 		goto nomem;
 	dashboard_load_reasons(d);
 	/* The shape (zones, orders) comes from the recording's first sample. */
@@ -354,12 +379,12 @@ dashboard_replay_run(struct dashboard *d)
 		goto fail;
 	}
 	iv = hd->interval > 0 ? hd->interval : 1;
-	cap = (size_t)ceil(o->history / iv) + 1;
+	cap = (size_t)arith_ceil(o->history / iv) + 1;
 	if (cap < REPLAY_BEFORE + 2)
 		cap = REPLAY_BEFORE + 2;
 	if (cap > MAX_HISTORY)
 		cap = MAX_HISTORY;
-	if (!(d->h = history_new(cap, (size_t)ceil(o->history / 10) + 2, d->rp->cur)))
+	if (!(d->h = history_new(cap, (size_t)arith_ceil(o->history / 10) + 2, d->rp->cur)))
 		goto nomem;
 	for (int i = 0; i < N_VIEWS; i++)
 		if (views[i]->state_size && !(d->state[i] = calloc(1, views[i]->state_size)))
@@ -397,6 +422,7 @@ fail:
 	for (int i = 0; i < N_VIEWS; i++)
 		free(d->state[i]);
 	history_free(d->h);
+	events_free(d->ev);
 	free(d->rs);
 	free(d->groups);
 	replay_close(d->rp);

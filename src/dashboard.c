@@ -42,6 +42,7 @@ const struct view *const views[N_VIEWS] = {
 	&view_fragmentation,
 	&view_reclaim,
 	&view_tasks,
+	&view_events,
 	&view_sensors,
 	&view_help,
 };
@@ -89,6 +90,8 @@ dashboard_scan(struct dashboard *d)
 	} else {
 		d->s->status[SRC_TASKS].err = ENOENT;
 	}
+	if (d->kmsg)
+		kmsg_source_read(d->kmsg, &d->s->kmsg);
 }
 
 static void
@@ -104,11 +107,25 @@ dashboard_sample(struct dashboard *d)
 	sampler_read(&d->sp, d->s, mask);
 	dashboard_scan(d);
 	history_push(d->h, d->s, d->ts ? d->groups : NULL);
+	events_push(d->ev, d->h->next - 1, d->s);
 	dashboard_keep_status(d);
 	/* The recorder's thread writes; this never waits on the disk. */
 	if (recording_active(&d->rec))
 		recording_push(&d->rec, d->s);
 	d->ticks++;
+}
+
+/* "recording stopped: why (FILE)": the reason first, so that a long path
+ * cut at the screen's edge does not hide it. err is "FILE: why" or other. */
+static void
+dashboard_rec_error(const char *path, const char *err, char *dst, size_t size)
+{
+	size_t n = strlen(path);
+
+	if (n > 0 && strncmp(err, path, n) == 0 && strncmp(err + n, ": ", 2) == 0)
+		snprintf(dst, size, "recording stopped: %.100s (%.120s)", err + n + 2, path);
+	else
+		snprintf(dst, size, "recording stopped: %.200s", err);
 }
 
 /* R: start or stop recording the live session (to path, or the default name). */
@@ -121,7 +138,7 @@ dashboard_toggle_record(struct dashboard *d, const char *to)
 	if (recording_active(&d->rec)) {
 		snprintf(path, sizeof(path), "%s", d->rec.path);
 		if (recording_stop(&d->rec, why, sizeof(why)) < 0 && !strstr(why, "max size"))
-			snprintf(d->message, sizeof(d->message), "recording stopped: %.200s", why);
+			dashboard_rec_error(path, why, d->message, sizeof(d->message));
 		else
 			snprintf(d->message, sizeof(d->message), "recorded to %.200s", path);
 		return;
@@ -238,14 +255,18 @@ draw_header(struct dashboard *d, uint64_t seq)
 static void
 draw_tabs(struct dashboard *d)
 {
-	int x = 0;
+	int x = 0, wide = 0;
 
+	/* A blank between tabs when they all fit with it (not at 80 columns). */
+	for (int i = 0; i < N_VIEWS; i++)
+		wide += (int)strlen(views[i]->title) + 5;
 	draw_clear_line(1, 0, COLS, ST_NORMAL);
 	for (int i = 0; i < N_VIEWS; i++) {
 		d->tab_x[i] = x;
 		x += draw_text(1, x, COLS - x, i == d->view ? ST_SELECTED : ST_NORMAL, " %c %s ",
 			       views[i]->key, views[i]->title);
-		x += draw_text(1, x, COLS - x, ST_NORMAL, " ");
+		if (wide <= COLS)
+			x += draw_text(1, x, COLS - x, ST_NORMAL, " ");
 	}
 	d->tab_x[N_VIEWS] = x;
 }
@@ -273,18 +294,22 @@ draw_status(struct dashboard *d)
 			  "  14:03:10, 2026-11-30 14:03:10, +5m, -30s; Enter go, Esc cancel");
 		return;
 	}
-	if (d->message[0]) {
-		draw_text(y, 0, COLS, ST_WARN, "%s", d->message);
-		return;
-	}
+	/* Before any message: "recording to FILE" must not outlive the recording. */
 	if (recording_active(&d->rec)) {
 		struct recorder_status rs;
 
 		recording_status(&d->rec, &rs);
 		if (rs.stopped) {
-			draw_text(y, 0, COLS, ST_BAD, "recording stopped: %s", rs.error);
+			char msg[sizeof(d->message)];
+
+			dashboard_rec_error(d->rec.path, rs.error, msg, sizeof(msg));
+			draw_text(y, 0, COLS, ST_BAD, "%s", msg);
 			return;
 		}
+	}
+	if (d->message[0]) {
+		draw_text(y, 0, COLS, ST_WARN, "%s", d->message);
+		return;
 	}
 	if (d->rp) {
 		draw_text(y, 0, COLS, ST_DIM, "q quit  space %s  %s step  [ ] speed  g go to  "
@@ -314,6 +339,7 @@ dashboard_ctx(struct dashboard *d, struct view_ctx *ctx)
 			.h = d->h, .seq = dashboard_shown(d), .paused = !d->playing,
 			.tasks = sample_has(cur, SRC_TASKS) ? &cur->tasks : NULL,
 			.groups = d->groups, .latest = dashboard_shown(d), .now = cur->mono,
+			.events = d->ev, .kmsg = &cur->kmsg,
 			.status = d->status,
 			.sensors = cur->sensors.available || cur->sensors.n ? &cur->sensors : NULL,
 			.pti_every = 10, .page_size = d->host.page_size, .filter = d->filter,
@@ -327,6 +353,8 @@ dashboard_ctx(struct dashboard *d, struct view_ctx *ctx)
 		.seq = dashboard_shown(d),
 		.tasks = d->ts ? &d->s->tasks : NULL,
 		.groups = d->groups,
+		.events = d->ev,
+		.kmsg = &d->s->kmsg,
 		.latest = last,
 		.now = d->s->mono,
 		.paused = d->paused,
@@ -500,7 +528,7 @@ dashboard_key(struct dashboard *d, int ch)
 	}
 	default:
 		for (int i = 0; i < N_VIEWS; i++)
-			if (views[i]->key == ch) {
+			if (views[i]->key == ch || (views[i]->alt_key && views[i]->alt_key == ch)) {
 				dashboard_show_view(d, i);
 				return true;
 			}
@@ -555,7 +583,7 @@ dashboard_loop(struct dashboard *d)
 			dashboard_draw(d);
 			redraw = false;
 		}
-		wait_ms = (int)ceil((d->next_tick - now_mono()) * 1000);
+		wait_ms = (int)arith_ceil((d->next_tick - now_mono()) * 1000);
 		pfd[0].revents = 0;
 		if (poll(pfd, d->mark_fd >= 0 ? 2 : 1, wait_ms < 0 ? 0 : wait_ms) < 0 &&
 		    errno != EINTR)
@@ -633,6 +661,15 @@ dashboard_load_reasons(struct dashboard *d)
 		snprintf(d->message, sizeof(d->message), "%.250s", why);
 }
 
+/* The kernel log event table; why it is not the installed one on the status line. */
+static void
+dashboard_load_kmsg_rules(struct dashboard *d)
+{
+	char why[512];
+
+	if (kmsg_rules_load_installed(d->kmsg_rules, why, sizeof(why)) < 0 && !d->message[0])
+		snprintf(d->message, sizeof(d->message), "%.250s", why);
+}
 
 int
 dashboard_run(const struct dashboard_opts *o)
@@ -669,6 +706,17 @@ dashboard_run(const struct dashboard_opts *o)
 		goto out;
 	}
 	dashboard_load_reasons(&d);
+	/* The kernel log is this machine's: read on a real procfs, or where asked. */
+	if (!(d.kmsg_rules = calloc(1, sizeof(*d.kmsg_rules))) || !(d.ev = events_new(EVENTS_KEPT))) {
+		fprintf(stderr, "pagetop: out of memory\n");
+		goto out;
+	}
+	dashboard_load_kmsg_rules(&d);
+	if ((o->kmsg || d.sp.fs.is_procfs) &&
+	    !(d.kmsg = kmsg_source_open(o->kmsg ? o->kmsg : KMSG_DEVICE, d.kmsg_rules))) {
+		fprintf(stderr, "pagetop: out of memory\n");
+		goto out;
+	}
 	/* Tasks are scanned on a real procfs only: captured files have none. */
 	if (d.sp.fs.is_procfs && !(d.ts = taskscan_new(o->root))) {
 		fprintf(stderr, "pagetop: out of memory\n");
@@ -677,14 +725,15 @@ dashboard_run(const struct dashboard_opts *o)
 	d.last_pti = now_mono();
 	sampler_read(&d.sp, d.s, SRC_ALL);
 	dashboard_scan(&d);
-	cap = (size_t)ceil(o->history / o->delay) + 1;
+	cap = (size_t)arith_ceil(o->history / o->delay) + 1;
 	if (cap > MAX_HISTORY)
 		cap = MAX_HISTORY;
-	if (!(d.h = history_new(cap, (size_t)ceil(o->history / o->pti_every) + 2, d.s))) {
+	if (!(d.h = history_new(cap, (size_t)arith_ceil(o->history / o->pti_every) + 2, d.s))) {
 		fprintf(stderr, "pagetop: out of memory for %zu entries of history\n", cap);
 		goto out;
 	}
 	history_push(d.h, d.s, d.ts ? d.groups : NULL);
+	events_push(d.ev, d.h->next - 1, d.s);
 	dashboard_keep_status(&d);
 	d.ticks = 1;
 	for (int i = 0; i < N_VIEWS; i++)
@@ -745,6 +794,9 @@ out:
 	for (int i = 0; i < N_VIEWS; i++)
 		free(d.state[i]);
 	history_free(d.h);
+	events_free(d.ev);
+	kmsg_source_close(d.kmsg);
+	free(d.kmsg_rules);
 	if (d.ts)
 		taskscan_free(d.ts);
 	free(d.rs);

@@ -16,6 +16,7 @@ struct dashboard_opts {
 	const char *replay;	/* a recording to replay instead of sampling */
 	const char *replay_at;	/* where the replay starts, "" or NULL: the start */
 	const char *record;	/* record from the start to this file, or NULL */
+	const char *kmsg;	/* the kernel log to read; NULL: /dev/kmsg on a real procfs */
 };
 
 /* Runs until quit; returns the exit status. */

@@ -207,7 +207,7 @@ fmt_count(double v, char *dst, size_t size)
 	if (isnan(v))
 		snprintf(dst, size, "%s", draw_unknown());
 	else if (a < 1000)
-		snprintf(dst, size, a < 9.95 && a != floor(a) ? "%.1f" : "%.0f", v);
+		snprintf(dst, size, a < 9.95 && a != arith_floor(a) ? "%.1f" : "%.0f", v);
 	else if (a < 9999.5)
 		snprintf(dst, size, "%.1fk", v / 1e3);
 	else if (a < 999500)

@@ -111,6 +111,11 @@ pti_intern(struct pti_state *st, struct span w)
 		    shown(w), w.s, NAME_LEN - 1);
 		return -1;
 	}
+	if (span_has_control(w)) {
+		parse_fail(st->err, st->line,
+		    "control character in a migratetype name");
+		return -1;
+	}
 	if (pti->n_types == MAX_MTYPES) {
 		parse_fail(st->err, st->line, "more than %d migratetypes",
 		    MAX_MTYPES);
@@ -450,6 +455,9 @@ pti_row(struct pti_state *st, struct span rest)
 		return parse_fail(st->err, st->line,
 		    "zone name \"%.*s\" is longer than %d characters",
 		    shown(zone), zone.s, NAME_LEN - 1);
+	if (span_has_control(zone))
+		return parse_fail(st->err, st->line,
+		    "control character in the zone name");
 	if (free_row)
 		return pti_free_row(st, node, zone, rest);
 	return pti_block_row(st, node, zone, rest);

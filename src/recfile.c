@@ -51,9 +51,11 @@ enum frame_type {
 #define CHUNK_KEYFRAME	0x01		/* frame flag: new zstd frame */
 #define SAMPLE_KEYFRAME	0x01		/* record flag */
 
-#define CHUNK_FIXED	24		/* chunk payload before times */
-#define INDEX_FIXED	24
-#define INDEX_ENTRY	32
+#define CHUNK_FIXED	24		/* 1.x: chunk payload before times */
+#define INDEX_FIXED	24		/* 1.x */
+#define INDEX_ENTRY	32		/* 1.x */
+#define INDEX2_FIXED_MAX 30		/* 2.x: three varints */
+#define INDEX2_ENTRY_MAX 34		/* 2.x: six varints, 10+5+2+2+10+5 */
 #define END_PAYLOAD	16
 #define END_FRAME	(FRAME_HEAD + END_PAYLOAD)
 
@@ -62,7 +64,11 @@ enum frame_type {
 #define CHUNK_COUNT_MAX	4096
 /* A reader decompresses at most this much of one chunk. */
 #define CHUNK_DEC_MAX	(2 * CHUNK_RAW_MAX + 2 * REC_SAMPLE_MAX)
-#define ZSTD_LEVEL	3
+/* A recorder compresses a few hundred bytes a second: the strongest level
+ * costs some 30 us a sample and saves 7% over level 3. Its match tables
+ * are cut to what a 2 MiB window of such data needs (4 MB, not 85). */
+#define ZSTD_LEVEL	19
+#define ZSTD_HASH_LOG	16
 #define ZSTD_WINDOW_LOG	21
 #define ZSTD_WINDOW_MAX	23		/* what a reader accepts */
 
@@ -322,9 +328,13 @@ struct rec_writer {
 	bool index_lost;
 	struct windex *idx;
 	size_t nidx, idxcap;
-	uint8_t *times;		/* every sample's time, zigzag deltas */
+	uint8_t *times;		/* every sample's time, zigzag deltas less
+				 * step (the first: from 0) */
 	size_t times_len, times_cap;
 	int64_t times_last;
+	int64_t step;		/* the interval, microseconds; 0 unknown */
+	size_t idx_len;		/* bytes of the index entries */
+	uint64_t idx_end, idx_samples;	/* after the last entry */
 
 	uint8_t *fbuf;		/* the frame being written */
 	size_t fcap;
@@ -394,6 +404,28 @@ frame_write(struct rec_writer *w, int type, int flags, size_t plen)
 	return write_all(w, h, FRAME_HEAD + plen);
 }
 
+/* An index entry as varints into p (NULL: only its length), after the
+ * frame ending at *end with *samples in the chunks before it. */
+static size_t
+index_entry(uint8_t *p, const struct windex *x, uint64_t *end,
+    uint64_t *samples)
+{
+	uint8_t tmp[INDEX2_ENTRY_MAX];
+	size_t n = 0;
+
+	n += put_varint(tmp + n, x->off - *end);
+	n += put_varint(tmp + n, x->len);
+	n += put_varint(tmp + n, x->type);
+	n += put_varint(tmp + n, x->flags);
+	n += put_varint(tmp + n, x->first - *samples);
+	n += put_varint(tmp + n, x->count);
+	if (p != NULL)
+		memcpy(p, tmp, n);
+	*end = x->off + x->len;
+	*samples = x->first + x->count;
+	return n;
+}
+
 static void
 index_add(struct rec_writer *w, uint64_t off, size_t len, int type, int flags,
     uint64_t first, uint32_t count)
@@ -413,6 +445,7 @@ index_add(struct rec_writer *w, uint64_t off, size_t len, int type, int flags,
 	x->flags = (uint8_t)flags;
 	x->first = first;
 	x->count = count;
+	w->idx_len += index_entry(NULL, x, &w->idx_end, &w->idx_samples);
 }
 
 /* Bytes the INDEX and END frames will take, with one more frame of
@@ -422,9 +455,8 @@ closing_size(const struct rec_writer *w, size_t times_more)
 {
 	if (w->index_lost)
 		return 0;
-	return FRAME_HEAD + INDEX_FIXED +
-	    (uint64_t)INDEX_ENTRY * (w->nidx + 1) + w->times_len + times_more +
-	    END_FRAME;
+	return FRAME_HEAD + INDEX2_FIXED_MAX + w->idx_len + INDEX2_ENTRY_MAX +
+	    w->times_len + times_more + END_FRAME;
 }
 
 static int writer_finish(struct rec_writer *);
@@ -471,12 +503,37 @@ compress(struct rec_writer *w, const void *in, size_t len,
 	}
 }
 
+/* The times of the chunk being built as the index has them, into p (NULL:
+ * only their length): each less the one before and less the step, the
+ * file's first less 0. */
+static size_t
+index_times(const struct rec_writer *w, uint8_t *p)
+{
+	uint8_t tmp[10];
+	const uint8_t *t = w->tbuf + w->tfirst, *end = w->tbuf + w->tlen;
+	int64_t d = w->t_first - w->times_last;
+	uint64_t v;
+	size_t n = 0, k;
+
+	for (;;) {
+		if (w->times_len > 0 || n > 0)
+			d -= w->step;
+		k = put_varint(p != NULL ? p + n : tmp, zigzag(d));
+		n += k;
+		if (t >= end || (k = get_varint(t, end, &v)) == 0)
+			break;
+		t += k;
+		d = unzigzag(v);
+	}
+	return n;
+}
+
 /* Writes the chunk being built; end closes its zstd frame too. */
 static int
 chunk_emit(struct rec_writer *w, bool end)
 {
-	size_t plen, tmore;
-	uint8_t *p, tv[10];
+	size_t plen, tmore, fixed;
+	uint8_t *p, fv[20];
 	uint64_t off = w->size, first = w->written;
 	int r, flags = w->chunk_key ? CHUNK_KEYFRAME : 0;
 
@@ -489,33 +546,25 @@ chunk_emit(struct rec_writer *w, bool end)
 	w->zopen = !end;
 
 	/* Its times in the index continue from the previous chunk's. */
-	tmore = put_varint(tv, zigzag(w->t_first - w->times_last)) +
-	    w->tlen - w->tfirst;
-	plen = CHUNK_FIXED + w->tlen + w->clen;
+	tmore = index_times(w, NULL);
+	fixed = put_varint(fv, w->count);
+	fixed += put_varint(fv + fixed, first);
+	plen = fixed + w->tlen + w->clen;
 	if ((r = limit_check(w, plen, tmore)) != 0)
 		return r;
 	if (!fbuf_room(w, plen))
 		return writer_fail(w, ENOMEM, NULL);
 	p = w->fbuf + FRAME_HEAD;
-	put16(p, CHUNK_FIXED);
-	put16(p + 2, 0);
-	put32(p + 4, w->count);
-	put64(p + 8, first);
-	put32(p + 16, (uint32_t)w->tlen);
-	put32(p + 20, 0);
-	memcpy(p + CHUNK_FIXED, w->tbuf, w->tlen);
-	memcpy(p + CHUNK_FIXED + w->tlen, w->cbuf, w->clen);
+	memcpy(p, fv, fixed);
+	memcpy(p + fixed, w->tbuf, w->tlen);
+	memcpy(p + fixed + w->tlen, w->cbuf, w->clen);
 	if ((r = frame_write(w, FT_CHUNK, flags, plen)) != 0)
 		return r;
 
 	index_add(w, off, FRAME_HEAD + plen, FT_CHUNK, flags, first, w->count);
 	if (!w->index_lost && grow(&w->times, &w->times_cap,
 	    w->times_len + tmore, 1)) {
-		w->times_len += put_varint(w->times + w->times_len,
-		    zigzag(w->t_first - w->times_last));
-		memcpy(w->times + w->times_len, w->tbuf + w->tfirst,
-		    w->tlen - w->tfirst);
-		w->times_len += w->tlen - w->tfirst;
+		w->times_len += index_times(w, w->times + w->times_len);
 		w->times_last = w->t_last;
 	} else
 		w->index_lost = true;
@@ -639,8 +688,12 @@ writer_new(int fd, const char *name, const struct rec_header *h, char *why,
 	w->fd = fd;
 	w->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 	w->need_key = true;
+	w->step = h->interval > 0 ? to_us(h->interval) : 0;
+	w->idx_end = HEAD_LEN;
 	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, ZSTD_LEVEL);
 	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_windowLog, ZSTD_WINDOW_LOG);
+	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_hashLog, ZSTD_HASH_LOG);
+	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_chainLog, ZSTD_HASH_LOG);
 	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 0);
 
 	memcpy(head, FILE_MAGIC, MAGIC_LEN);
@@ -802,36 +855,26 @@ rec_writer_gap(struct rec_writer *w, double first, double last,
 static int
 writer_finish(struct rec_writer *w)
 {
-	uint64_t index_off = w->size;
-	size_t plen, i;
+	uint64_t index_off = w->size, end = HEAD_LEN, samples = 0;
+	size_t plen, i, n;
 	uint8_t *p;
 	int r;
 
 	if (w->index_lost)
 		return 0;
-	plen = INDEX_FIXED + INDEX_ENTRY * w->nidx + w->times_len;
+	plen = INDEX2_FIXED_MAX + w->idx_len + w->times_len;
 	if (plen > FRAME_MAX || !fbuf_room(w, plen))
 		return 0;	/* readers will read every frame */
 	p = w->fbuf + FRAME_HEAD;
-	memset(p, 0, INDEX_FIXED + INDEX_ENTRY * w->nidx);
-	put16(p, INDEX_FIXED);
-	put32(p + 4, INDEX_ENTRY);
-	put32(p + 8, (uint32_t)w->nidx);
-	put64(p + 16, w->written);
-	for (i = 0; i < w->nidx; i++) {
-		uint8_t *e = p + INDEX_FIXED + INDEX_ENTRY * i;
-
-		put64(e, w->idx[i].off);
-		put32(e + 8, w->idx[i].len);
-		e[12] = w->idx[i].type;
-		e[13] = w->idx[i].flags;
-		put64(e + 16, w->idx[i].first);
-		put32(e + 24, w->idx[i].count);
-	}
+	n = put_varint(p, w->nidx);
+	n += put_varint(p + n, w->written);
+	n += put_varint(p + n, (uint64_t)w->step);
+	for (i = 0; i < w->nidx; i++)
+		n += index_entry(p + n, &w->idx[i], &end, &samples);
 	if (w->times_len > 0)
-		memcpy(p + INDEX_FIXED + INDEX_ENTRY * w->nidx, w->times,
-		    w->times_len);
-	if ((r = frame_write(w, FT_INDEX, 0, plen)) != 0)
+		memcpy(p + n, w->times, w->times_len);
+	n += w->times_len;
+	if ((r = frame_write(w, FT_INDEX, 0, n)) != 0)
 		return r;
 	put64(p, index_off);
 	put64(p + 8, w->written);
@@ -1203,18 +1246,37 @@ struct chunk_body {
 };
 
 static bool
-chunk_parse(const uint8_t *p, size_t len, struct chunk_body *b)
+chunk_parse(int major, const uint8_t *p, size_t len, struct chunk_body *b)
 {
-	size_t fixed;
+	const uint8_t *end = p + len, *t;
+	size_t fixed, k;
+	uint64_t count, i, v;
 
-	if (len < CHUNK_FIXED || (fixed = get16(p)) < CHUNK_FIXED ||
-	    fixed > len)
-		return false;
-	b->count = get32(p + 4);
-	b->first = get64(p + 8);
-	b->tlen = get32(p + 16);
-	if (b->count == 0 || b->tlen > len - fixed ||
-	    b->first > UINT64_MAX - b->count)
+	if (major >= 2) {
+		/* u count, u first, count times, zstd data */
+		if ((k = get_varint(p, end, &count)) == 0 ||
+		    count == 0 || count > UINT32_MAX)
+			return false;
+		fixed = k;
+		if ((k = get_varint(p + fixed, end, &b->first)) == 0)
+			return false;
+		fixed += k;
+		b->count = (uint32_t)count;
+		for (i = 0, t = p + fixed; i < count; i++, t += k)
+			if ((k = get_varint(t, end, &v)) == 0)
+				return false;
+		b->tlen = (size_t)(t - p) - fixed;
+	} else {
+		if (len < CHUNK_FIXED || (fixed = get16(p)) < CHUNK_FIXED ||
+		    fixed > len)
+			return false;
+		b->count = get32(p + 4);
+		b->first = get64(p + 8);
+		b->tlen = get32(p + 16);
+		if (b->count == 0 || b->tlen > len - fixed)
+			return false;
+	}
+	if (b->first > UINT64_MAX - b->count)
 		return false;
 	b->times = p + fixed;
 	b->z = b->times + b->tlen;
@@ -1222,11 +1284,11 @@ chunk_parse(const uint8_t *p, size_t len, struct chunk_body *b)
 	return true;
 }
 
-/* Sets n times from sample at on, coded as zigzag deltas from 0; false
- * if p..end does not hold them. */
+/* Sets n times from sample at on, coded as zigzag deltas from 0, each
+ * but the first less step too; false if p..end does not hold them. */
 static bool
 times_set(struct rec_reader *r, size_t at, const uint8_t *p,
-    const uint8_t *end, uint64_t n)
+    const uint8_t *end, uint64_t n, uint64_t step)
 {
 	int64_t last = 0;
 	uint64_t i, v;
@@ -1240,7 +1302,8 @@ times_set(struct rec_reader *r, size_t at, const uint8_t *p,
 			return false;
 		p += k;
 		/* Wrapping, not overflowing, on a crafted file. */
-		last = (int64_t)((uint64_t)last + (uint64_t)unzigzag(v));
+		last = (int64_t)((uint64_t)last + (uint64_t)unzigzag(v) +
+		    (i > 0 ? step : 0));
 		r->times[at + i] = last;
 	}
 	return true;
@@ -1295,7 +1358,8 @@ scan_chunk(struct rec_reader *r, struct scan *s, const struct frame *f)
 	struct chunk_body b;
 	bool key = f->flags & CHUNK_KEYFRAME;
 
-	if (!chunk_parse(f->p, f->len, &b) || b.first < s->expected) {
+	if (!chunk_parse(r->info.major, f->p, f->len, &b) ||
+	    b.first < s->expected) {
 		/* Checks, but not as a chunk of this file: a writer's bug. */
 		s->chain = false;
 		if (!damage_add(r, f->off, FRAME_HEAD + f->len, 0))
@@ -1309,7 +1373,7 @@ scan_chunk(struct rec_reader *r, struct scan *s, const struct frame *f)
 		s->chain = false;	/* its zstd frame began in damage */
 		return 0;
 	}
-	if (!times_set(r, r->count, b.times, b.times + b.tlen, b.count)) {
+	if (!times_set(r, r->count, b.times, b.times + b.tlen, b.count, 0)) {
 		s->chain = false;
 		if (!damage_add(r, f->off, FRAME_HEAD + f->len, 0))
 			return -ENOMEM;
@@ -1421,17 +1485,68 @@ end_find(struct rec_reader *r, struct frame *f)
 	return FRAME_BAD;
 }
 
+/* An entry of the index, as either version has it. */
+struct ientry {
+	uint64_t off, len;	/* of the frame, head included */
+	uint64_t type, flags;
+	uint64_t first, count;
+};
+
+/* The next varint at *p into *v; false if p..end does not hold one. */
+static bool
+varints(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	size_t k = get_varint(*p, end, v);
+
+	*p += k;
+	return k > 0;
+}
+
+/* A 1.x entry: 32 bytes at e. */
+static void
+ientry_fixed(const uint8_t *e, struct ientry *x)
+{
+	x->off = get64(e);
+	x->len = get32(e + 8);
+	x->type = e[12];
+	x->flags = e[13];
+	x->first = get64(e + 16);
+	x->count = get32(e + 24);
+}
+
+/* A 2.x entry at *p, after the entry in x: six varints, the offset from
+ * where that entry's frame ends and the first sample from that after its
+ * samples. False if cut short or out of range. */
+static bool
+ientry_next(const uint8_t **p, const uint8_t *end, struct ientry *x)
+{
+	uint64_t d, first, after = x->off + x->len, samples = x->first + x->count;
+
+	if (!varints(p, end, &d) || d > UINT64_MAX - after)
+		return false;
+	x->off = after + d;
+	if (!varints(p, end, &x->len) || !varints(p, end, &x->type) ||
+	    !varints(p, end, &x->flags) || !varints(p, end, &first) ||
+	    !varints(p, end, &x->count) || x->len > UINT32_MAX ||
+	    x->count > UINT32_MAX ||
+	    x->type > 255 || x->flags > 255 || first > UINT64_MAX - samples)
+		return false;
+	x->first = samples + first;
+	return true;
+}
+
 /* Loads the index the END frame points at: 0, 1 if there is none to
  * use (the file is then scanned), or a negative errno. */
 static int
 index_load(struct rec_reader *r)
 {
 	struct frame f;
-	uint64_t index_off, samples, k, entries, esize, fixed, off, end, prev;
-	uint64_t first_off;
+	struct ientry x;
+	uint64_t index_off, samples, k, entries, esize = 0, fixed = 0, off, end;
+	uint64_t prev, first_off, step = 0;
 	uint64_t *events = NULL;
 	size_t nevents = 0, events_cap = 0, i;
-	const uint8_t *e;
+	const uint8_t *e, *fend;
 	int st;
 
 	if ((st = end_find(r, &f)) == FRAME_ERR)
@@ -1449,39 +1564,62 @@ index_load(struct rec_reader *r)
 	if (st != FRAME_OK || f.type != FT_INDEX ||
 	    index_off + FRAME_HEAD + f.len > end)
 		return index_reject(r, "the index is damaged");
-	fixed = f.len >= INDEX_FIXED ? get16(f.p) : 0;
-	esize = fixed ? get32(f.p + 4) : 0;
-	entries = fixed ? get32(f.p + 8) : 0;
-	if (fixed < INDEX_FIXED || fixed > f.len || esize < INDEX_ENTRY ||
-	    entries > (f.len - fixed) / esize || get64(f.p + 16) != samples)
-		return index_reject(r, "the index does not make sense");
+	e = f.p;
+	fend = f.p + f.len;
+	if (r->info.major >= 2) {
+		if (!varints(&e, fend, &entries) ||
+		    !varints(&e, fend, &k) || k != samples ||
+		    !varints(&e, fend, &step))
+			return index_reject(r, "the index does not make sense");
+	} else {
+		fixed = f.len >= INDEX_FIXED ? get16(f.p) : 0;
+		esize = fixed ? get32(f.p + 4) : 0;
+		entries = fixed ? get32(f.p + 8) : 0;
+		if (fixed < INDEX_FIXED || fixed > f.len ||
+		    esize < INDEX_ENTRY ||
+		    entries > (f.len - fixed) / esize ||
+		    get64(f.p + 16) != samples)
+			return index_reject(r,
+			    "the index does not make sense");
+		e = f.p + fixed;
+	}
 
+	/* 2.x: the first entry's offset counts from the end of the file head. */
+	x.off = 0;
+	x.len = HEAD_LEN;
+	x.first = x.count = 0;
 	prev = HEAD_LEN;
 	for (k = 0; k < entries; k++) {
-		e = f.p + fixed + esize * k;
-		off = get64(e);
-		if (off < prev || off > index_off ||
-		    get32(e + 8) < FRAME_HEAD || get32(e + 8) > index_off - off)
-			break;
-		prev = off + get32(e + 8);
-		if (e[12] == FT_CHUNK) {
-			if (get32(e + 24) == 0 || get64(e + 16) != r->count ||
-			    !chunk_add(r, off, get32(e + 8), get32(e + 24),
-			    r->count, e[13] & CHUNK_KEYFRAME))
+		if (r->info.major >= 2) {
+			if (!ientry_next(&e, fend, &x))
 				break;
-		} else if (e[12] == FT_MARK || e[12] == FT_GAP) {
+		} else {
+			ientry_fixed(e, &x);
+			e += esize;
+		}
+		off = x.off;
+		if (off < prev || off > index_off || x.len < FRAME_HEAD ||
+		    x.len > index_off - off)
+			break;
+		prev = off + x.len;
+		if (x.type == FT_CHUNK) {
+			if (x.count == 0 || x.count > UINT32_MAX ||
+			    x.first != r->count ||
+			    !chunk_add(r, off, x.len, (uint32_t)x.count,
+			    r->count, x.flags & CHUNK_KEYFRAME))
+				break;
+		} else if (x.type == FT_MARK || x.type == FT_GAP) {
 			if (!grow(&events, &events_cap, nevents + 2,
 			    sizeof(*events)))
 				break;
 			events[nevents++] = off;
-			events[nevents++] = get32(e + 8);
+			events[nevents++] = x.len;
 		}
 		if (k == 0)
 			first_off = off;
 	}
 	if (k < entries || r->count != samples ||
-	    !times_set(r, 0, f.p + fixed + esize * entries, f.p + f.len,
-	    samples)) {
+	    !times_set(r, 0, e, fend, samples, step)) {
 		free(events);
 		return index_reject(r, "the index does not match the file");
 	}
@@ -1573,9 +1711,9 @@ rec_reader_open(const char *path, char *why, size_t whylen)
 	}
 	r->info.major = get16(head + MAGIC_LEN);
 	r->info.minor = get16(head + MAGIC_LEN + 2);
-	if (r->info.major != REC_MAJOR) {
+	if (r->info.major < 1 || r->info.major > REC_MAJOR) {
 		say(why, whylen, "%s: recording format %d.%d; this pagetop "
-		    "reads %d.x", path, r->info.major, r->info.minor,
+		    "reads 1.x to %d.x", path, r->info.major, r->info.minor,
 		    REC_MAJOR);
 		goto fail;
 	}
@@ -1731,7 +1869,8 @@ chunk_decode(struct rec_reader *r, size_t c)
 		return -r->rerr;
 	}
 	if (st != FRAME_OK || f.type != FT_CHUNK ||
-	    FRAME_HEAD + f.len != ch->len || !chunk_parse(f.p, f.len, &b) ||
+	    FRAME_HEAD + f.len != ch->len ||
+	    !chunk_parse(r->info.major, f.p, f.len, &b) ||
 	    b.count != ch->count)
 		return chunk_damaged(r, c, "fails its check");
 

@@ -22,7 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define REC_MAJOR		1	/* a reader refuses another major */
+#define REC_MAJOR		2	/* written; 1.x is read too, a newer
+					 * major refused */
 #define REC_MINOR		0	/* newer minors are read */
 #define REC_SAMPLE_MAX		(1u << 20)	/* bytes */
 #define REC_MARK_MAX		255	/* bytes of a mark's text */

@@ -15,7 +15,7 @@
 #define RECORDING_BUF	(2u << 20)	/* a whole sample with 256 stacks fits */
 /* A keyframe (a whole sample) every 5 minutes at 1 s: keyframes are most
  * of a recording's size, and a seek decodes at most this many samples
- * (about 2 ms). Damage loses the samples up to the next keyframe. */
+ * (about 3 ms). Damage loses the samples up to the next keyframe. */
 #define RECORDING_KEYFRAME_EVERY 300
 
 void
@@ -26,7 +26,9 @@ recording_default_path(const struct host *h, char *dst, size_t size)
 	char when[32];
 
 	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", localtime_r(&t, &tm));
-	snprintf(dst, size, "pagetop-%s-%s.ptrec", h->hostname[0] ? h->hostname : "host", when);
+	/* A proc root without sys/kernel/hostname names its host "?": not in a file name. */
+	snprintf(dst, size, "pagetop-%s-%s.ptrec",
+		 h->hostname[0] && strcmp(h->hostname, "?") != 0 ? h->hostname : "host", when);
 }
 
 static void

@@ -1,4 +1,5 @@
 #include "replay.h"
+#include "arith.h"
 
 #include <errno.h>
 #include <math.h>
@@ -170,7 +171,7 @@ replay_parse_time(const struct replay *rp, const char *s, double base)
 		day.tm_isdst = -1;
 		t = mktime(&day);
 		w = (double)t;
-		if (w < floor(first))
+		if (w < arith_floor(first))
 			w += 86400;
 		return w;
 	}

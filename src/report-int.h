@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "counters.h"
+#include "kmsg.h"
 #include "reasons.h"
 #include "recfile.h"
 #include "replay.h"
@@ -87,6 +88,13 @@ struct event {
 	char what[100];
 };
 
+/* A kernel log event: allocation failure, hung task, OOM kill... */
+struct kevent {
+	double wall;
+	enum kmsg_kind kind;
+	char brief[100];
+};
+
 struct jump {
 	double from, to;	/* wall times of the samples on either side */
 };
@@ -133,6 +141,13 @@ struct report {
 	size_t n_events;
 	struct event events[MAX_EVENTS];
 	size_t events_by_kind[3];
+
+	bool kmsg_recorded;		/* some sample holds the kernel log */
+	int kmsg_err;			/* why it could not be read, 0 */
+	uint64_t kmsg_lost;		/* records overwritten, events not kept */
+	size_t n_kevents;
+	struct kevent kevents[MAX_EVENTS];
+	size_t kevents_by_kind[KMSG_KIND_COUNT];
 
 	size_t n_jumps;
 	struct jump jumps[MAX_JUMPS];

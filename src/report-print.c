@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 
@@ -541,6 +542,55 @@ print_tasks(struct report *rep, FILE *out)
 			"followed)\n", rep->lost_spells);
 }
 
+/* The kernel's own messages: allocation failures, hung tasks, OOM kills. */
+static void
+print_kernel_log(const struct report *rep, FILE *out)
+{
+	char line[400], at[24];
+	size_t n;
+	int len;
+
+	fputc('\n', out);
+	if (!rep->kmsg_recorded) {
+		fprintf(out, "Kernel log: not recorded\n");
+		return;
+	}
+	if (rep->kmsg_err && rep->n_kevents == 0) {
+		fprintf(out, "Kernel log: could not be read (%s%s)\n", strerror(rep->kmsg_err),
+			rep->kmsg_err == EPERM || rep->kmsg_err == EACCES ? ": needs root" : "");
+		return;
+	}
+	if (rep->n_kevents == 0) {
+		fprintf(out, "Kernel log: no allocation failure, hung task, OOM kill or other "
+			"event\n");
+		return;
+	}
+	len = snprintf(line, sizeof(line), "Kernel log: %zu event%s (", rep->n_kevents,
+		       rep->n_kevents == 1 ? "" : "s");
+	n = 0;
+	for (int k = 0; k < KMSG_KIND_COUNT && len < (int)sizeof(line); k++)
+		if (rep->kevents_by_kind[k])
+			len += snprintf(line + len, sizeof(line) - (size_t)len, "%s%zu %s",
+					n++ ? ", " : "", rep->kevents_by_kind[k], kmsg_kind_name(k));
+	if (len < (int)sizeof(line))
+		snprintf(line + len, sizeof(line) - (size_t)len, ")");
+	put_wrapped(out, 0, 2, line);
+	for (size_t k = 0; k < rep->n_kevents && k < MAX_EVENTS; k++) {
+		const struct kevent *e = &rep->kevents[k];
+
+		fmt_when(rep, e->wall, at, sizeof(at));
+		snprintf(line, sizeof(line), "%s  %-13s  %s", at, kmsg_kind_name(e->kind), e->brief);
+		fputs("  ", out);
+		put_wrapped(out, 2, 2 + (int)strlen(at) + 2 + 13 + 2, line);
+	}
+	if (rep->n_kevents > MAX_EVENTS)
+		fprintf(out, "  and %zu more: pagetop dump FILE --source events lists them all\n",
+			rep->n_kevents - MAX_EVENTS);
+	if (rep->kmsg_lost)
+		fprintf(out, "  (%llu records lost or not kept)\n",
+			(unsigned long long)rep->kmsg_lost);
+}
+
 static void
 print_events(const struct report *rep, FILE *out)
 {
@@ -595,6 +645,7 @@ report_print(struct report *rep, FILE *out)
 	print_counters(rep, out);
 	print_zones(rep, out);
 	print_tasks(rep, out);
+	print_kernel_log(rep, out);
 	print_events(rep, out);
 	print_marks(rep, out);
 }

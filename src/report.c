@@ -389,6 +389,34 @@ add_event(struct report *rep, const struct sample *cur, unsigned ev, int task)
 	}
 }
 
+static void
+add_kmsg(struct report *rep, const struct sample *cur)
+{
+	const struct kmsg_sample *k = &cur->kmsg;
+
+	if (!k->read)
+		return;
+	rep->kmsg_recorded = true;
+	if (k->err) {
+		rep->kmsg_err = k->err;
+		return;
+	}
+	rep->kmsg_lost += k->lost + k->dropped;
+	for (int i = 0; i < k->n && i < KMSG_MAX_EVENTS; i++) {
+		const struct kmsg_event *ev = &k->ev[i];
+		struct kevent *e;
+
+		if (ev->kind >= 0 && ev->kind < KMSG_KIND_COUNT)
+			rep->kevents_by_kind[ev->kind]++;
+		if (rep->n_kevents++ >= MAX_EVENTS)
+			continue;
+		e = &rep->kevents[rep->n_kevents - 1];
+		e->wall = kmsg_event_wall(ev, cur->wall, cur->mono);
+		e->kind = ev->kind;
+		kmsg_event_brief(ev, e->brief, sizeof(e->brief));
+	}
+}
+
 void
 report_add(struct report *rep, const struct sample *prev, const struct sample *cur)
 {
@@ -408,6 +436,7 @@ report_add(struct report *rep, const struct sample *prev, const struct sample *c
 	add_psi(rep, cur);
 	add_zones(rep, cur);
 	add_tasks(rep, cur);
+	add_kmsg(rep, cur);
 	if (prev) {
 		int task;
 		unsigned ev = stall_events(prev, &rep->prev_for_events, cur, &rep->ctr,

@@ -1,7 +1,10 @@
 #include "sample-json.h"
 
+#include <stdio.h>
+
 #include "counters.h"
 #include "frag.h"
+#include "kmsg.h"
 
 static void
 json_buddyinfo(struct json *j, const struct buddyinfo *bi)
@@ -183,6 +186,8 @@ json_tasks(struct json *j, const struct tasks *t, const struct task_groups *grou
 		json_str(j, "stacks", "need root");
 	if (t->truncated)
 		json_bool(j, "truncated", true);
+	if (t->note[0])
+		json_str(j, "note", t->note);
 	json_array_begin(j, "blocked");
 	for (int i = 0; i < t->n_blocked; i++) {
 		const struct blocked_task *b = &t->b[i];
@@ -214,6 +219,54 @@ json_tasks(struct json *j, const struct tasks *t, const struct task_groups *grou
 	}
 	json_array_end(j);
 	json_object_end(j);
+}
+
+/* The kernel log events completed on this tick. */
+static void
+json_events(struct json *j, const struct sample *s)
+{
+	const struct kmsg_sample *k = &s->kmsg;
+	char gfp[16];
+
+	json_array_begin(j, "events");
+	for (int i = 0; i < k->n && i < KMSG_MAX_EVENTS; i++) {
+		const struct kmsg_event *ev = &k->ev[i];
+
+		json_object_begin(j, NULL);
+		json_double(j, "time", kmsg_event_wall(ev, s->wall, s->mono), 3);
+		json_double(j, "kernel_time", (double)ev->ts_us / 1e6, 6);
+		json_u64(j, "seq", ev->seq);
+		json_str(j, "kind", kmsg_kind_name(ev->kind));
+		json_int(j, "level", ev->level);
+		if (ev->has & KF_COMM)
+			json_str(j, "comm", ev->comm);
+		if (ev->has & KF_PID)
+			json_int(j, "pid", ev->pid);
+		if (ev->has & KF_ORDER)
+			json_int(j, "order", ev->order);
+		if (ev->has & KF_GFP) {
+			snprintf(gfp, sizeof(gfp), "%#x", ev->gfp);
+			json_str(j, "gfp", gfp);
+		}
+		if (ev->has & KF_SECONDS)
+			json_u64(j, "seconds", ev->seconds);
+		if (ev->has & KF_ANON)
+			json_u64(j, "anon_rss_kb", ev->anon_kb);
+		if (ev->has & KF_FILE)
+			json_u64(j, "file_rss_kb", ev->file_kb);
+		if (ev->has & KF_SHMEM)
+			json_u64(j, "shmem_rss_kb", ev->shmem_kb);
+		json_u64(j, "lines", ev->lines);
+		if (ev->truncated)
+			json_bool(j, "truncated", true);
+		json_str(j, "text", ev->text);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	if (k->lost)
+		json_u64(j, "events_lost", k->lost);
+	if (k->dropped)
+		json_u64(j, "events_dropped", k->dropped);
 }
 
 void
@@ -249,6 +302,8 @@ sample_json(struct json *j, const struct sample *s, const struct task_groups *gr
 		json_fragmentation(j, &s->buddy);
 	if (sample_has(s, SRC_TASKS))
 		json_tasks(j, &s->tasks, groups, s->mono);
+	if (s->kmsg.read)
+		json_events(j, s);
 	json_array_begin(j, "unavailable");
 	for (int i = 0; i < SRC_COUNT; i++) {
 		if (sample_has(s, i) || s->status[i].err == SRC_NOT_READ)
@@ -256,6 +311,13 @@ sample_json(struct json *j, const struct sample *s, const struct task_groups *gr
 		source_reason(&s->status[i], why, sizeof(why));
 		json_object_begin(j, NULL);
 		json_str(j, "source", source_name(i));
+		json_str(j, "reason", why);
+		json_object_end(j);
+	}
+	if (s->kmsg.read && s->kmsg.err) {
+		kmsg_reason(s->kmsg.err, why, sizeof(why));
+		json_object_begin(j, NULL);
+		json_str(j, "source", "kmsg");
 		json_str(j, "reason", why);
 		json_object_end(j);
 	}

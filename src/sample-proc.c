@@ -32,42 +32,83 @@ print_blocks(FILE *f, const struct pagetypeinfo *pti, const char *title,
 	}
 }
 
-/* The kernel prints the whole layout once per node with memory. */
+static bool
+has_node(const struct pagetypeinfo_blocks *rows, int n, int node)
+{
+	for (int r = 0; r < n; r++)
+		if (rows[r].node == node)
+			return true;
+	return false;
+}
+
+/*
+ * The kernel prints the whole layout once per node with memory. A file
+ * that parsed may also hold block rows of a node with no free rows (a
+ * copy of the block table alone, a damaged node id): those print in a
+ * group of their own rather than not at all.
+ */
 static void
 print_pagetypeinfo(FILE *f, const struct pagetypeinfo *pti)
 {
-	int done[MAX_ZONES], n_done = 0;
+	int nodes[3 * MAX_ZONES], n_nodes = 0;
 
-	for (int r = 0; r < pti->n_free; r++) {
-		int node = pti->free[r].node;
+	for (int r = 0; r < pti->n_free + pti->n_blocks + pti->n_mixed; r++) {
+		int node = r < pti->n_free ? pti->free[r].node :
+			   r < pti->n_free + pti->n_blocks ? pti->blocks[r - pti->n_free].node :
+			   pti->mixed[r - pti->n_free - pti->n_blocks].node;
 		bool seen = false;
 
-		for (int k = 0; k < n_done; k++)
-			seen |= done[k] == node;
-		if (seen || n_done == MAX_ZONES)
-			continue;
-		done[n_done++] = node;
+		for (int k = 0; k < n_nodes; k++)
+			seen |= nodes[k] == node;
+		if (!seen && n_nodes < (int)(sizeof(nodes) / sizeof(nodes[0])))
+			nodes[n_nodes++] = node;
+	}
+	for (int k = 0; k < n_nodes; k++) {
+		int node = nodes[k];
+		bool has_free = false;
+
+		for (int r = 0; r < pti->n_free; r++)
+			has_free |= pti->free[r].node == node;
 		if (pti->pageblock_order >= 0)
-			fprintf(f, "Page block order: %d\nPages per block:  %" PRIu64 "\n\n",
-				pti->pageblock_order, pti->pages_per_block);
-		fprintf(f, "%-43s ", "Free pages count per migrate type at order");
-		for (int o = 0; o < pti->n_orders; o++)
-			fprintf(f, "%6d ", o);
-		fputc('\n', f);
-		for (int k = 0; k < pti->n_free; k++) {
-			const struct pagetypeinfo_free *row = &pti->free[k];
+			fprintf(f, "Page block order: %d\n", pti->pageblock_order);
+		if (pti->pages_per_block != 0)
+			fprintf(f, "Pages per block:  %" PRIu64 "\n", pti->pages_per_block);
+		if (pti->pageblock_order >= 0 || pti->pages_per_block != 0)
+			fputc('\n', f);
+		if (has_free) {
+			fprintf(f, "%-43s ", "Free pages count per migrate type at order");
+			for (int o = 0; o < pti->n_orders; o++)
+				fprintf(f, "%6d ", o);
+			fputc('\n', f);
+		}
+		for (int r = 0; r < pti->n_free; r++) {
+			const struct pagetypeinfo_free *row = &pti->free[r];
 
 			if (row->node != node)
 				continue;
 			fprintf(f, "Node %4d, zone %8s, type %12s ", row->node, row->zone,
 				pti->types[row->type]);
-			for (int o = 0; o < pti->n_orders; o++)
-				fprintf(f, "%s%6u ", (row->capped >> o) & 1 ? ">" : "", row->free[o]);
+			for (int o = 0; o < pti->n_orders; o++) {
+				char capped[16];
+
+				if (!((row->capped >> o) & 1)) {
+					fprintf(f, "%6u ", row->free[o]);
+					continue;
+				}
+				/* The kernel caps at 100000 (">100000"); a lower
+				 * bound read from elsewhere keeps its '>' on the
+				 * number, where the parser looks for it. */
+				snprintf(capped, sizeof(capped), ">%u", row->free[o]);
+				fprintf(f, "%6s ", capped);
+			}
 			fputc('\n', f);
 		}
-		print_blocks(f, pti, "Number of blocks type ", pti->blocks, pti->n_blocks, node);
+		if (has_free || has_node(pti->blocks, pti->n_blocks, node))
+			print_blocks(f, pti, "Number of blocks type ", pti->blocks, pti->n_blocks,
+				     node);
 		if (pti->n_mixed)
-			print_blocks(f, pti, "Number of mixed blocks ", pti->mixed, pti->n_mixed, node);
+			print_blocks(f, pti, "Number of mixed blocks ", pti->mixed, pti->n_mixed,
+				     node);
 	}
 }
 

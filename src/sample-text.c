@@ -195,6 +195,43 @@ text_reclaim(FILE *f, const struct vmstat *vm)
 	fputc('\n', f);
 }
 
+/* The kernel log events of the sample: time, kind, what the kernel said. */
+static void
+text_events(FILE *f, const struct sample *s)
+{
+	char when[16], brief[160];
+
+	fprintf(f, "Kernel log events\n");
+	for (int i = 0; i < s->kmsg.n && i < KMSG_MAX_EVENTS; i++) {
+		const struct kmsg_event *ev = &s->kmsg.ev[i];
+		time_t t = (time_t)kmsg_event_wall(ev, s->wall, s->mono);
+		struct tm tm;
+
+		strftime(when, sizeof(when), "%H:%M:%S", localtime_r(&t, &tm));
+		kmsg_event_brief(ev, brief, sizeof(brief));
+		fprintf(f, "  %s  %-13s  %s\n", when, kmsg_kind_name(ev->kind), brief);
+		fprintf(f, "            %.*s\n", (int)kmsg_event_first_line(ev), ev->text);
+	}
+	if (s->kmsg.lost || s->kmsg.dropped)
+		fprintf(f, "  %u records lost, %u events not kept\n", s->kmsg.lost, s->kmsg.dropped);
+	fputc('\n', f);
+}
+
+/* Threads by state letter, and the scan's note: a scan cut short by a
+ * descriptor limit or a root it cannot list says so here. */
+static void
+text_tasks(FILE *f, const struct tasks *t)
+{
+	fprintf(f, "Tasks\n  %u threads:", t->total);
+	for (int c = 'A'; c <= 'z'; c++)
+		if (t->by_state[c])
+			fprintf(f, " %c %u", c, t->by_state[c]);
+	fputc('\n', f);
+	if (t->note[0])
+		fprintf(f, "  %s\n", t->note);
+	fputc('\n', f);
+}
+
 void
 sample_text(FILE *f, const struct sample *s, const char *root)
 {
@@ -217,6 +254,11 @@ sample_text(FILE *f, const struct sample *s, const char *root)
 		text_pagetypeinfo(f, &s->pti);
 	if (sample_has(s, SRC_VMSTAT))
 		text_reclaim(f, &s->vm);
+	/* A snapshot of /dev/kmsg has none: only what comes after the start. */
+	if (s->kmsg.read && !s->kmsg.err && (s->kmsg.n || s->kmsg.lost || s->kmsg.dropped))
+		text_events(f, s);
+	if (sample_has(s, SRC_TASKS))
+		text_tasks(f, &s->tasks);
 	for (int i = 0; i < SRC_COUNT; i++) {
 		if (sample_has(s, i) || s->status[i].err == SRC_NOT_READ)
 			continue;
@@ -225,5 +267,11 @@ sample_text(FILE *f, const struct sample *s, const char *root)
 		any_missing = true;
 		source_reason(&s->status[i], why, sizeof(why));
 		fprintf(f, "  %-16s %s\n", source_name(i), why);
+	}
+	if (s->kmsg.read && s->kmsg.err) {
+		if (!any_missing)
+			fprintf(f, "Unavailable\n");
+		kmsg_reason(s->kmsg.err, why, sizeof(why));
+		fprintf(f, "  %-16s %s\n", "kmsg", why);
 	}
 }

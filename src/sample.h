@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "buddyinfo.h"
+#include "kmsg.h"
 #include "meminfo.h"
 #include "pagetypeinfo.h"
 #include "procfs.h"
@@ -59,6 +60,7 @@ struct sample {
 	struct psi psi[PSI_COUNT];
 	double uptime;		/* seconds since boot */
 	struct sensors sensors;	/* read by the dashboard, not by sampler_read() */
+	struct kmsg_sample kmsg;	/* kernel log events: filled by kmsg-source.c */
 	struct tasks tasks;	/* SRC_TASKS: filled by the task scan */
 };
 

@@ -34,6 +34,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* At most this much of a bad line is quoted in a message. */
@@ -129,6 +130,9 @@ frame_module(struct span rest, int line, struct stack_frame *f,
 	inside.len--;
 	if (!span_next_word(&inside, &w))
 		return parse_fail(err, line, "empty module name \"[]\"");
+	if (span_has_control(w))
+		return parse_fail(err, line,
+		    "control character in the module name");
 	if (memchr(w.s, ']', w.len) != NULL || memchr(w.s, '[', w.len) != NULL)
 		return parse_fail(err, line, "bad module name in \"%.*s\"",
 		    shown(rest), rest.s);
@@ -160,6 +164,8 @@ stack_frame_parse(struct span s, int line, struct stack_frame *f,
 	rest = (struct span){ s.s + i + 2, s.len - i - 2 };
 	if (!span_next_word(&rest, &sym))
 		return parse_fail(err, line, "no symbol after the address");
+	if (span_has_control(sym))
+		return parse_fail(err, line, "control character in the symbol");
 
 	if (is_raw_address(sym)) {
 		if (is_end_marker(sym)) {
@@ -243,4 +249,51 @@ stack_signature(const struct stack *st)
 		h *= 1099511628211ULL;
 	}
 	return (unsigned long)h;
+}
+
+size_t
+stack_pack(const struct stack *st, char *dst, size_t size)
+{
+	size_t n = 0;
+
+	for (int k = 0; k < st->n && k < STACK_MAX_FRAMES; k++) {
+		const struct stack_frame *f = &st->f[k];
+		size_t lf = strnlen(f->func, STACK_FUNC_LEN - 1);
+		size_t lm = strnlen(f->module, STACK_MODULE_LEN - 1);
+
+		if (n + lf + (lm ? lm + 1 : 0) + 1 > size)
+			return 0;
+		memcpy(dst + n, f->func, lf);
+		n += lf;
+		if (lm) {
+			dst[n++] = '\t';
+			memcpy(dst + n, f->module, lm);
+			n += lm;
+		}
+		dst[n++] = '\n';
+	}
+	return n;
+}
+
+void
+stack_unpack(const char *src, size_t len, struct stack *st)
+{
+	size_t i = 0;
+
+	st->n = 0;
+	while (i < len && st->n < STACK_MAX_FRAMES) {
+		struct stack_frame *f = &st->f[st->n++];
+		size_t end = i, tab;
+
+		while (end < len && src[end] != '\n')
+			end++;
+		for (tab = i; tab < end && src[tab] != '\t'; tab++)
+			;
+		snprintf(f->func, sizeof(f->func), "%.*s", (int)(tab - i), src + i);
+		if (tab < end)
+			snprintf(f->module, sizeof(f->module), "%.*s", (int)(end - tab - 1), src + tab + 1);
+		else
+			f->module[0] = '\0';
+		i = end + 1;
+	}
 }

@@ -55,7 +55,8 @@
 #include "stack.h"
 
 #define ENTRIES_MAX	512	/* twice the blocked tasks a scan lists */
-#define STACKS_MAX	256	/* as many: 7.5 KB each, touched only when needed */
+#define STACKS_MAX	256	/* as many */
+#define STACK_PACKED	2048	/* a packed stack: 64 frames of 31 bytes */
 #define STACK_READ	(16 * 1024)	/* 64 frames of ~100 bytes */
 #define CMDLINE_MAX	160	/* as struct blocked_task's */
 #define USER_MAX	32
@@ -80,9 +81,10 @@ struct stack_entry {
 	enum entry_state state;
 	int tgid, tid;
 	unsigned long used, asked, gen;
-	bool have;		/* st holds the last one read */
+	bool have;		/* packed holds the last one read */
 	int err;		/* of the last read, 0 */
-	struct stack st;
+	uint16_t len;
+	char packed[STACK_PACKED];	/* stack_pack(): touched only as far as it goes */
 };
 
 /* What libproc2 is asked for, in this order (see PIDS_VAL below). Without
@@ -156,11 +158,19 @@ proc2_load(void)
 static void
 pids_setup(struct taskinfo *ti)
 {
+	static pthread_mutex_t setup = PTHREAD_MUTEX_INITIALIZER;
+
 	ti->pids_tried = true;
 	pthread_once(&proc2_once, proc2_load);
-	if (proc2_loaded && proc2.pids_new(&ti->pids, pids_items,
+	if (!proc2_loaded)
+		return;
+	/* Its first use sets up globals: two workers at once (two scanners,
+	 * as in the tests) must not race there. */
+	pthread_mutex_lock(&setup);
+	if (proc2.pids_new(&ti->pids, pids_items,
 	    (int)(sizeof(pids_items) / sizeof(pids_items[0]))) < 0)
 		ti->pids = NULL;
+	pthread_mutex_unlock(&setup);
 }
 
 static void
@@ -308,7 +318,14 @@ work_stack(struct taskinfo *ti, struct stack_entry *se)
 	se->state = ENTRY_KNOWN;
 	se->err = -r;
 	if (r == 0) {
-		memcpy(&se->st, &ti->st, sizeof(se->st));
+		size_t n = stack_pack(&ti->st, se->packed, sizeof(se->packed));
+
+		/* Deeper than fits: its innermost frames, which say why it waits. */
+		while (n == 0 && ti->st.n > 0) {
+			ti->st.n--;
+			n = stack_pack(&ti->st, se->packed, sizeof(se->packed));
+		}
+		se->len = (uint16_t)n;
 		se->have = true;
 	}
 }
@@ -566,7 +583,7 @@ taskinfo_stack(struct taskinfo *ti, int tgid, int tid, bool anew,
 		/* In place of the one unused longest (never this tick's) when
 		 * no scan asked for it lately, else a new one: tasks that
 		 * block briefly by the hundred would otherwise touch every
-		 * 7.5 KB entry in turn, 2 MB of memory to keep a few stacks. */
+		 * entry in turn, half a megabyte to keep a few stacks. */
 		struct stack_entry *lru = NULL;
 
 		for (k = 0; k < ti->n_s; k++)
@@ -593,7 +610,7 @@ taskinfo_stack(struct taskinfo *ti, int tgid, int tid, bool anew,
 		pthread_cond_signal(&ti->work);
 	}
 	if (se->have) {
-		memcpy(st, &se->st, sizeof(*st));
+		stack_unpack(se->packed, se->len, st);
 		r = 0;
 	} else
 		r = se->err != 0 ? -se->err : -EAGAIN;

@@ -94,6 +94,15 @@ span_chop(struct span *s, char c)
 }
 
 bool
+span_has_control(struct span s)
+{
+	for (size_t i = 0; i < s.len; i++)
+		if ((unsigned char)s.s[i] < 0x20 || s.s[i] == 0x7f)
+			return true;
+	return false;
+}
+
+bool
 span_copy(struct span s, char *dst, size_t size)
 {
 	size_t n = s.len < size - 1 ? s.len : size - 1;

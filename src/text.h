@@ -37,6 +37,9 @@ bool span_eq(struct span s, const char *lit);
 bool span_starts(struct span s, const char *lit);
 /* Drops a trailing character c if present; true if one was dropped. */
 bool span_chop(struct span *s, char c);
+/* True if s holds a control character (a NUL among them): never in a name
+ * the kernel prints, and a NUL would cut the copy of a name short. */
+bool span_has_control(struct span s);
 /* Copies s into dst as a C string, truncating; false if it did not fit. */
 bool span_copy(struct span s, char *dst, size_t size);
 

@@ -37,6 +37,8 @@ zoneinfo_parse_header(struct span rest, int line, struct zoneinfo_zone *z,
 	if (!span_next_word(&rest, &word) || !span_eq(word, "zone") ||
 	    !span_next_word(&rest, &name))
 		return parse_fail(err, line, "no zone name in \"Node N, zone X\"");
+	if (span_has_control(name))
+		return parse_fail(err, line, "control character in the zone name");
 	if (!span_copy(name, z->zone, sizeof(z->zone)))
 		return parse_fail(err, line, "zone name longer than %d characters",
 		    NAME_LEN - 1);

@@ -193,7 +193,8 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
 	check_screen "not root: the overview works" nobody '^ 0 Normal  free'
 	keys nobody 2
 	check_screen "not root: fragmentation says pagetypeinfo needs root" nobody 'pagetypeinfo: permission denied \(needs root\)'
-	check_screen "not root: ... and still shows buddyinfo per order" nobody '^10 top +[0-9]+ '
+	# The top order is the live machine's: 10 when it is idle, lower under pressure.
+	check_screen "not root: ... and still shows buddyinfo per order" nobody '^ ?[0-9]+ [a-z,]*top +[0-9]+ '
 	keys nobody q
 else
 	ok "not root # SKIP needs root and runuser"

@@ -84,10 +84,16 @@ done
 check_eq "dump of a file cut at 8 offsets never crashes" $bad 0
 # (A cut inside the first chunk, the first keyframe and the samples flushed
 # with it, leaves nothing to replay; later cuts keep every earlier chunk.)
-head -c $((size * 3 / 4)) $T/rt.ptrec > $T/part.ptrec
+# Where the first chunk ends depends on how well the keyframe compresses, so
+# try cuts from near the end back to the middle: one must fall after it.
 n_all=$(wc -l < $T/rt.jsonl)
-n_part=$($PAGETOP dump $T/part.ptrec --json 2>/dev/null | wc -l)
-if [ "$n_part" -gt 0 ] && [ "$n_part" -lt "$n_all" ]; then ok "a file cut at 3/4 replays its first part ($n_part of $n_all)"; else not_ok "a file cut at 3/4 replays its first part" "$n_part of $n_all"; fi
+n_part=0
+for frac in 95 90 80 75 66 50; do
+	head -c $((size * frac / 100)) $T/rt.ptrec > $T/part.ptrec
+	n_part=$($PAGETOP dump $T/part.ptrec --json 2>/dev/null | wc -l)
+	[ "$n_part" -gt 0 ] && [ "$n_part" -lt "$n_all" ] && break
+done
+if [ "$n_part" -gt 0 ] && [ "$n_part" -lt "$n_all" ]; then ok "a file cut at $frac% replays its first part ($n_part of $n_all)"; else not_ok "a file cut short replays its first part" "$n_part of $n_all"; fi
 check_match "--info says the file was not closed properly" "$($PAGETOP dump $T/part.ptrec --info 2>&1)" 'not closed properly'
 
 # Flipped bytes in the middle: replays what is intact, says where the damage is.

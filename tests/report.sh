@@ -179,4 +179,19 @@ check_match "sample recording: the vfork parents, grouped" "$sb" \
 	'^ +[0-9]+ +[0-9.]+s +[0-9.]+s +vfork: parent waiting for its vfork child'
 check_match "sample recording: the stack of the longest" "$sb" '^          __do_sys_vfork$'
 within78 "sample recording" $T/sb.txt
+check_match "sample recording (made before the kernel log was): says so" "$sb" '^Kernel log: not recorded$'
+
+# The kernel log: events of a recording made with --kmsg (an OOM kill of a
+# cgroup, then a hung task warned about three times).
+K=$FIXTURES/kmsg
+cat $K/oom-memcg-6.18.kmsg $K/hung-task-6.18-fsfreeze.kmsg > $T/k.kmsg
+$PAGETOP record --proc-root $T/root --kmsg $T/k.kmsg -d 0.1 --duration 1s -o $T/k.ptrec 2>/dev/null
+$PAGETOP report $T/k.ptrec > $T/k.txt
+kr=$(cat $T/k.txt)
+check_match "kernel log: counted per kind" "$kr" \
+	'^Kernel log: 5 events \(3 hung-task, 1 oom-invoked, 1 oom-kill\)$'
+check_match "kernel log: the OOM victim, with its rss" "$kr" \
+	'^  [0-9:]{8}  oom-kill       tail:32464 anon 63\.8M file 1\.6M$'
+check_match "kernel log: the hung task with how long" "$kr" '^  [0-9:]{8}  hung-task      sh:30810 blocked 6s$'
+within78 "kernel log" $T/k.txt
 done_testing

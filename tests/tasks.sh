@@ -33,15 +33,19 @@ check_jq "task states counted" $T/snap.json '.tasks.states.D >= 1 and .tasks.thr
 tmux_start tk 100 30 "$PAGETOP -d 1"
 wait_screen tk 'Memory' >/dev/null
 keys tk 4
-check_screen "Tasks screen: a vfork group" tk '^\+ +1 +≥[0-9]+s +vfork +parent waiting for its vfork child'
-t1=$(screen_of tk | sed -En 's/^\+ +1 +≥([0-9]+)s +vfork.*/\1/p')
+# Other tests (noalloc.sh) and benchmarks may hold vfork parents of their
+# own in D at the same time: they join the same group.
+check_screen "Tasks screen: a vfork group" tk '^\+ +[0-9]+ +≥[0-9]+s +vfork +parent waiting for its vfork child'
+t1=$(screen_of tk | sed -En 's/^\+ +[0-9]+ +≥([0-9]+)s +vfork.*/\1/p')
 sleep 2.2
-t2=$(screen_of tk | sed -En 's/^\+ +1 +≥([0-9]+)s +vfork.*/\1/p')
+t2=$(screen_of tk | sed -En 's/^\+ +[0-9]+ +≥([0-9]+)s +vfork.*/\1/p')
 if [ -n "$t1" ] && [ -n "$t2" ] && [ "$t2" -ge $((t1 + 2)) ]; then
 	ok "its blocked time grows across ticks ($t1 s, then $t2 s)"
 else
 	not_ok "its blocked time grows across ticks" "first '$t1', then '$t2'"
 fi
+# The filter keeps only ours in the opened group.
+keys tk / v f o r k - h e l p e r Space 2 0 Enter
 keys tk Enter
 check_screen "Enter opens the group to its task" tk "^ +≥[0-9]+s +$pid vfork-helper"
 keys tk Down Enter
@@ -50,7 +54,7 @@ check_screen "... its command line" tk "^command: .*vfork-helper 20"
 keys tk Escape
 check_screen "Esc goes back to the list" tk 'reason \(s: sort'
 keys tk 1
-check_screen "the overview names the blocked group" tk '^Tasks .* blocked: 1 vfork'
+check_screen "the overview names the blocked group" tk '^Tasks .* blocked: [0-9]+ vfork'
 keys tk q
 kill $hpid 2>/dev/null
 wait $hpid 2>/dev/null

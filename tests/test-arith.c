@@ -38,6 +38,21 @@ test_llround(void)
 }
 
 static void
+test_floor_ceil(void)
+{
+	static const double v[] = { 0, -0.0, 0.5, -0.5, 1, -1, 2.999999999, -2.999999999,
+				    1e15 + 0.5, -1e15 - 0.5, 3600.0 / 0.1, 1e-300, -1e-300 };
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (arith_floor(v[i]) != floor(v[i]) || arith_ceil(v[i]) != ceil(v[i])) {
+			tap_ok(0, "floor/ceil(%.17g)", v[i]);
+			bad++;
+		}
+	tap_ok(bad == 0, "floor and ceil agree with libm");
+}
+
+static void
 test_min_max(void)
 {
 	tap_ok(arith_min(1, 2) == 1 && arith_max(1, 2) == 2, "min and max");
@@ -70,6 +85,7 @@ int
 main(void)
 {
 	test_llround();
+	test_floor_ceil();
 	test_min_max();
 	test_log();
 	return tap_done();

@@ -683,6 +683,36 @@ read_varint(const uint8_t *b, size_t len, size_t *off)
 	return v;
 }
 
+static int
+put_varint_test(uint8_t *p, size_t v)
+{
+	int n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+/* Where the field of id wanted starts (len if none), and its length. */
+static size_t
+field_with(const uint8_t *b, size_t len, size_t wanted, size_t *flen)
+{
+	size_t off = 0, start, id;
+
+	while (off < len) {
+		start = off;
+		id = read_varint(b, len, &off);
+		*flen = read_varint(b, len, &off);
+		off += *flen;
+		if (id == wanted)
+			return start;
+	}
+	return len;
+}
+
 /* Where the field after the first k starts, and id/len of field k. */
 static size_t
 field_offset(const uint8_t *b, size_t len, int k, size_t *id, size_t *flen)
@@ -866,7 +896,8 @@ test_chain(struct sampler *sp)
 		*o[8] = *o[0];
 		o[8]->vm.e[3].value = was - 5;
 		n1 = round_trip("a counter 5 lower", o[8], o[0], d0, d1);
-		tap_ok(d1->vm.e[3].value == was - 5 && n1 > 0 && n1 <= same + 2,
+		/* The runs around it, and a DIFFS field (id, length, 1 byte). */
+		tap_ok(d1->vm.e[3].value == was - 5 && n1 > 0 && n1 <= same + 5,
 		       "... decodes to %" PRIu64 " - 5, in %zd bytes (%zd unchanged)", was, n1,
 		       same);
 		free(d0);
@@ -986,13 +1017,36 @@ test_unknown(struct sampler *sp)
 	tap_ok(codec_decode(spliced, n, da, db, &st, &err) == 0 && st.unknown_fields == 1,
 	       "a status of an unknown source is skipped and counted");
 
-	/* A valid source whose field is missing: said, not fatal. */
-	for (int k = 0;; k++) {
+	/* A valid source whose field (VMSTAT2) is missing: said, not fatal.
+	 * In a keyframe: a delta frame's DIFFS would not match any more. */
+	{
+		ssize_t klen = codec_encode(a, NULL, spliced + BUF_CAP / 2, BUF_CAP / 2);
+		const uint8_t *k0 = spliced + BUF_CAP / 2;
+
+		n = 0;
+		for (int k = 0; k < 64 && klen > 0; k++) {
+			size_t s0 = field_offset(k0, (size_t)klen, k, &id, &flen);
+
+			if (id != 22)
+				continue;
+			n = s0;
+			memmove(spliced, k0, s0);
+			at = field_offset(k0, (size_t)klen, k + 1, &id, &flen);
+			memmove(spliced + n, k0 + at, (size_t)klen - at);
+			n += (size_t)klen - at;
+			break;
+		}
+	}
+	r = codec_decode(spliced, n, NULL, db, &st, &err);
+	tap_ok(r == 0 && db->status[SRC_VMSTAT].err == EINVAL &&
+	       strstr(db->status[SRC_VMSTAT].msg, "not in the recording") != NULL,
+	       "vmstat without its field: malformed, \"%s\"", db->status[SRC_VMSTAT].msg);
+
+	/* In a delta frame, a chunk missing leaves differences over. */
+	for (int k = 0; k < 64; k++) {
 		size_t s0 = field_offset(buf, (size_t)len, k, &id, &flen);
 
-		if (s0 >= (size_t)len)
-			break;
-		if (id != 12)
+		if (id != 22)
 			continue;
 		n = s0;
 		memcpy(spliced, buf, s0);
@@ -1001,19 +1055,20 @@ test_unknown(struct sampler *sp)
 		n += (size_t)len - at;
 		break;
 	}
-	r = codec_decode(spliced, n, da, db, &st, &err);
-	tap_ok(r == 0 && db->status[SRC_VMSTAT].err == EINVAL &&
-	       strstr(db->status[SRC_VMSTAT].msg, "not in the recording") != NULL,
-	       "vmstat without its field: malformed, \"%s\"", db->status[SRC_VMSTAT].msg);
+	tap_ok(codec_decode(spliced, n, da, db, &st, &err) == -EINVAL &&
+	       strstr(err.msg, "differences") != NULL,
+	       "a delta frame without its vmstat field: -EINVAL (%s)", err.msg);
 
 	/* Two of a field that must be once. */
 	memcpy(spliced, buf, (size_t)len);
-	memcpy(spliced + len, buf + field_offset(buf, (size_t)len, 1, &id, &flen), 2 + flen);
-	tap_eq_int(codec_decode(spliced, (size_t)len + 2 + flen, da, db, NULL, &err), -EINVAL,
-		   "a second time field: -EINVAL (%s)", err.msg);
+	at = field_with(buf, (size_t)len, 2, &flen);
+	memcpy(spliced + len, buf + at, 2 + flen);
+	tap_ok(codec_decode(spliced, (size_t)len + 2 + flen, da, db, NULL, &err) == -EINVAL &&
+	       strstr(err.msg, "time twice") != NULL, "a second time field: -EINVAL (%s)", err.msg);
 
-	/* A byte more in a known field (the page size, third). */
-	at = field_offset(buf, (size_t)len, 2, &id, &flen);
+	/* A byte more in a known field (the page size). */
+	at = field_with(buf, (size_t)len, 3, &flen);
+	id = buf[at];
 	memcpy(spliced, buf, at);
 	n = at;
 	spliced[n++] = 3;
@@ -1051,6 +1106,135 @@ test_unknown(struct sampler *sp)
 		tap_ok(r == -EINVAL && strstr(err.msg, "512") != NULL,
 		       "513 vmstat counters: -EINVAL (%s)", err.msg);
 	}
+	free(a);
+	free(b);
+	free(da);
+	free(db);
+}
+
+static int
+vm_at(const struct vmstat *v, const char *name)
+{
+	for (int i = 0; i < v->n; i++)
+		if (strcmp(v->e[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static int
+mem_at(const struct meminfo *m, const char *name)
+{
+	for (int i = 0; i < m->n; i++)
+		if (strcmp(m->e[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* What fields 20 to 27 do: names by number, predictions, DIFFS. */
+static void
+test_v2(struct sampler *sp)
+{
+	struct sample *a = sample_new(), *b = sample_new(), *da = sample_new(),
+		      *db = sample_new();
+	struct parse_error err = { 0, "" };
+	struct codec_stats st = { 0 };
+	static uint8_t spliced[BUF_CAP];
+	ssize_t n0, n1, n2, len;
+	size_t at, flen, n;
+	char why[256];
+	int f, mf, z, i;
+
+	root_live();
+	sampler_read(sp, a, SRC_ALL);
+	made_up(a);
+
+	/* A keyframe names vmstat and meminfo from the built-in lists. */
+	n0 = codec_encode(a, NULL, buf, sizeof(buf));
+	tap_ok(n0 > 0 && n0 < 2500 && codec_decode(buf, (size_t)n0, NULL, da, NULL, NULL) == 0,
+	       "a keyframe of this kernel's files: %zd bytes, names by number", n0);
+	*b = *a;
+	snprintf(b->vm.e[3].name, sizeof(b->vm.e[3].name), "nr_not_in_any_list");
+	{
+		struct vmstat_entry e = b->vm.e[0];	/* out of order */
+
+		b->vm.e[0] = b->vm.e[5];
+		b->vm.e[5] = e;
+	}
+	round_trip("names out of order and one not in the list", b, NULL, NULL, db);
+
+	/* Predictions: meminfo and the zone counters moved as vmstat and
+	 * buddyinfo say cost nothing; moved otherwise, they decode all the
+	 * same. */
+	f = vm_at(&a->vm, "nr_free_pages");
+	mf = mem_at(&a->mem, "MemFree");
+	z = vm_at(&a->vm, "nr_zone_active_anon");
+	if (!tap_ok(f >= 0 && mf >= 0 && z >= 0 && vm_at(&a->vm, "nr_active_anon") >= 0 &&
+		    a->page_size == 4096, "the capture has the counters predicted"))
+		goto out;
+	*b = *a;
+	b->mono += 1;
+	b->wall += 1;
+	b->vm.e[vm_at(&b->vm, "nr_active_anon")].value += 1000;
+	n1 = round_trip("nr_active_anon up 1000", b, a, da, db);
+	b->vm.e[z].value += 1000;
+	b->mem.e[mem_at(&b->mem, "Active(anon)")].value += 4000;
+	b->mem.e[mem_at(&b->mem, "Active")].value += 4000;
+	n2 = round_trip("... with the zone counter and meminfo along", b, a, da, db);
+	tap_ok(n1 > 0 && n2 > 0 && n2 < n1, "which costs less: %zd bytes, not %zd", n2, n1);
+	b->mem.e[mem_at(&b->mem, "Active")].value += 7;
+	round_trip("... and with meminfo's Active 7 kB off", b, a, da, db);
+
+	*b = *a;
+	b->mono += 1;
+	b->wall += 1;
+	for (i = 0; i < b->zi.n_zones; i++)
+		if (strcmp(b->zi.zones[i].zone, "Normal") == 0)
+			b->zi.zones[i].v[ZI_FREE] += 64;
+	for (i = 0; i < b->buddy.n_zones; i++)
+		if (strcmp(b->buddy.zones[i].zone, "Normal") == 0)
+			b->buddy.zones[i].free[6]++;
+	b->vm.e[f].value += 64;
+	b->mem.e[mf].value += 256;
+	n1 = round_trip("64 pages freed as an order-6 block, every file agreeing", b, a, da, db);
+	b->vm.e[f].value += 3;
+	n2 = round_trip("... nr_free_pages 3 off", b, a, da, db);
+	tap_ok(n1 > 0 && n2 > n1, "an agreeing change costs less (%zd bytes) than one off (%zd)",
+	       n1, n2);
+
+	/* A PSI resource this reader does not know: skipped with its
+	 * differences, the rest of DIFFS still in step. */
+	*b = *a;
+	tick(b, 3);
+	made_up_next(b);
+	len = codec_encode(b, a, buf, sizeof(buf));
+	at = field_with(buf, (size_t)len, 25, &flen);
+	memcpy(spliced, buf, (size_t)len);
+	if (tap_ok(at < (size_t)len && spliced[at + 2] < 4 && spliced[at + 3] > 0,
+		   "a delta's first PSI2 field has differences"))
+		spliced[at + 2] = 9;	/* resource 9 */
+	st.unknown_fields = 0;
+	tap_ok(codec_decode(spliced, (size_t)len, da, db, &st, &err) == 0 &&
+	       st.unknown_fields == 1 && sample_equal(b, db, why, sizeof(why)) == false &&
+	       db->vm.e[f].value == b->vm.e[f].value && db->tasks.total == b->tasks.total,
+	       "an unknown resource in PSI2 is skipped with its differences (%s)", err.msg);
+
+	/* DIFFS twice, or with a difference over: -EINVAL. DIFFS is last. */
+	at = field_with(buf, (size_t)len, 26, &flen);
+	memcpy(spliced, buf, (size_t)len);
+	memcpy(spliced + len, buf + at, (size_t)len - at);
+	tap_ok(at < (size_t)len && codec_decode(spliced, 2 * (size_t)len - at, da, db, NULL,
+	       &err) == -EINVAL && strstr(err.msg, "twice") != NULL,
+	       "DIFFS twice: -EINVAL (%s)", err.msg);
+	memcpy(spliced, buf, at);
+	n = at;
+	spliced[n++] = 26;
+	n += (size_t)put_varint_test(spliced + n, flen + 1);
+	memcpy(spliced + n, buf + (size_t)len - flen, flen);
+	n += flen;
+	spliced[n++] = 0;
+	tap_ok(codec_decode(spliced, n, da, db, NULL, &err) == -EINVAL &&
+	       strstr(err.msg, "left over") != NULL, "a difference too many: -EINVAL (%s)", err.msg);
+out:
 	free(a);
 	free(b);
 	free(da);
@@ -1204,6 +1388,7 @@ main(void)
 	test_keyframes(&sp, s, d);
 	test_chain(&sp);
 	test_unknown(&sp);
+	test_v2(&sp);
 	test_no_alloc(&sp);
 	sampler_free(&sp);
 

@@ -214,20 +214,19 @@ test_stalled(void)
 		dt = now() - t0;
 		getrusage(RUSAGE_THREAD, &u1);
 		worst = dt > worst ? dt : worst;
-		/* Slow because it slept, or slow and not preempted: that
-		 * would be a push waiting on the writer. */
+		/* Slow because it slept (gave up the CPU to wait): that would
+		 * be a push waiting on the writer. Slow without sleeping is
+		 * the machine (preemption, a VM's stolen time), not a wait. */
 		if (dt >= 1e-3) {
 			slow++;
-			blocked += u1.ru_nvcsw > u0.ru_nvcsw ||
-			    u1.ru_nivcsw == u0.ru_nivcsw;
+			blocked += u1.ru_nvcsw > u0.ru_nvcsw;
 		}
 		if (k % 100 == 99)
 			usleep(1000);
 	}
 	recorder_status(rec, &st);
 	tap_eq_u64(blocked, 0, "4000 pushes onto a stalled writer: none "
-	    "waited; none took 1 ms but when the scheduler preempted it "
-	    "(%zu; worst %.3f ms)", slow, worst * 1e3);
+	    "slept waiting (%zu took 1 ms or more; worst %.3f ms)", slow, worst * 1e3);
 	tap_ok(st.lost > 3000 && st.behind > 0.01 && !st.stopped,
 	    "the oldest were dropped (%llu), the status says how far behind "
 	    "(%.2f s)", (unsigned long long)st.lost, st.behind);

@@ -201,6 +201,17 @@ check_fixture(const char *rel)
 		tap_eq_str(st.f[e->mod_frame].module, e->module, "%s: module",
 		    base);
 	sigs[idx] = stack_signature(&st);
+	{
+		static struct stack back;
+		char packed[4096];
+		size_t n = stack_pack(&st, packed, sizeof(packed));
+
+		stack_unpack(packed, n, &back);
+		tap_ok(n > 0 && back.n == st.n &&
+		       memcmp(back.f, st.f, (size_t)st.n * sizeof(st.f[0])) == 0 &&
+		       stack_signature(&back) == sigs[idx],
+		       "%s: packed in %zu bytes and back, the same", base, n);
+	}
 	free(buf);
 }
 
@@ -490,9 +501,33 @@ test_damage(void)
 	tap_ok(total > (size_t)files, "damaged fixtures: %zu copies parse", total);
 }
 
+/* A buffer too small: 0, not a stack cut anywhere. */
+static void
+test_pack_small(void)
+{
+	static struct stack s, back;
+	char buf[64];
+
+	s.n = 2;
+	strcpy(s.f[0].func, "raid1d");
+	strcpy(s.f[0].module, "raid1");
+	strcpy(s.f[1].func, "kthread");
+	tap_eq_int(stack_pack(&s, buf, sizeof(buf)), 21, "two frames, one with a module: 21 bytes");
+	stack_unpack(buf, 21, &back);
+	tap_ok(back.n == 2 && strcmp(back.f[0].module, "raid1") == 0 &&
+	       back.f[1].module[0] == '\0' && strcmp(back.f[1].func, "kthread") == 0,
+	       "... unpacked with the module where it was");
+	tap_eq_int(stack_pack(&s, buf, 20), 0, "one byte short: 0");
+	s.n = 0;
+	tap_eq_int(stack_pack(&s, buf, sizeof(buf)), 0, "no frame: 0 bytes");
+	stack_unpack(buf, 0, &back);
+	tap_eq_int(back.n, 0, "... and back, no frame");
+}
+
 int
 main(void)
 {
+	test_pack_small();
 	test_fixtures();
 	test_details();
 	test_forms();

@@ -2,8 +2,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "derive.h"
+#include "events.h"
+#include "kmsg.h"
 #include "view.h"
 
 int
@@ -42,4 +45,80 @@ view_rates(const struct view_ctx *ctx, enum counter c, double *out, int n)
 	for (uint64_t s = ctx->seq + 1 - (uint64_t)n; s <= ctx->seq; s++)
 		out[k++] = derive_rate(ctx->h, s, c);
 	return k;
+}
+
+enum style
+view_kmsg_style(int kind)
+{
+	switch (kind) {
+	case KMSG_ALLOC_FAILURE:
+	case KMSG_OOM_INVOKED:
+	case KMSG_OOM_KILL:
+	case KMSG_BAD_PAGE:
+		return ST_BAD;
+	case KMSG_OTHER:
+	case KMSG_OOM_REAPED:
+		return ST_NORMAL;
+	default:
+		return ST_WARN;
+	}
+}
+
+void
+view_clock(double wall, char *dst, size_t size)
+{
+	time_t t = (time_t)wall;
+	struct tm tm;
+
+	if (!strftime(dst, size, "%H:%M:%S", localtime_r(&t, &tm)) && size > 0)
+		dst[0] = '\0';
+}
+
+/* The newest event up to the entry shown, if it is recent. */
+static bool
+recent_event(const struct view_ctx *ctx, uint64_t *i)
+{
+	double wall = history_wall(ctx->h, ctx->seq);
+
+	return ctx->events && !isnan(wall) && events_last_at(ctx->events, ctx->seq, i) &&
+	    events_get(ctx->events, *i)->wall >= wall - VIEW_EVENTS_RECENT;
+}
+
+bool
+view_events_recent(const struct view_ctx *ctx)
+{
+	uint64_t i;
+
+	return recent_event(ctx, &i);
+}
+
+int
+view_events_inline(const struct view_ctx *ctx, int y, int x, int end)
+{
+	double wall = history_wall(ctx->h, ctx->seq);
+	uint64_t i, first, last;
+	int shown = 0;
+
+	if (!recent_event(ctx, &i) || !events_range(ctx->events, &first, &last))
+		return x;
+	x += draw_text(y, x, end - x, ST_TITLE, "Events ");
+	/* Newest first, as many as fit; the newest even when it does not. */
+	for (;; i--) {
+		const struct event_entry *e = events_get(ctx->events, i);
+		char t[16], brief[160], item[200];
+		int need;
+
+		view_clock(e->wall, t, sizeof(t));
+		kmsg_event_brief(&e->ev, brief, sizeof(brief));
+		need = snprintf(item, sizeof(item), "%s %s %s", t, kmsg_kind_name(e->ev.kind), brief);
+		if (shown && (x + 3 + need > end || e->wall < wall - VIEW_EVENTS_RECENT))
+			break;
+		if (shown)
+			x += draw_text(y, x, end - x, ST_DIM, "%s", draw_utf8() ? " \u00b7 " : " | ");
+		x += draw_text(y, x, end - x, view_kmsg_style(e->ev.kind), "%s", item);
+		shown++;
+		if (i == first)
+			break;
+	}
+	return x;
 }

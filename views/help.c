@@ -6,7 +6,7 @@
 #include "view.h"
 
 static const char *const global_help[] = {
-	"1-4, 6, Tab switch screen (or click its tab)",
+	"1-6, Tab    switch screen (or click its tab); e the Events screen",
 	"space       pause / resume the live view (sampling goes on)",
 	"Left/Right  step one sample back / forward (pauses)",
 	"Home        the oldest sample in the history",
@@ -16,14 +16,16 @@ static const char *const global_help[] = {
 	"m           put a mark (a short text) into the recording",
 	"            replay: space play/pause, [ ] or - + speed (x0.25 to x64),",
 	"            g go to a time (14:03:10, +5m, -30s), n/N next/previous event:",
-	"            a mark, a gap, PSI memory past 10%, stalls starting, new blocked tasks",
+	"            a mark, a gap, a kernel log event, PSI memory past 10%, stalls",
+	"            starting, new blocked tasks",
 	"?, h, F1    this help; again or Esc to go back",
 	"q, F10      quit (so do Ctrl-C, SIGTERM and SIGHUP)",
 	NULL
 };
 
 static const struct view *const screens[] = {
-	&view_overview, &view_fragmentation, &view_reclaim, &view_tasks, &view_sensors, NULL
+	&view_overview, &view_fragmentation, &view_reclaim, &view_tasks, &view_events,
+	&view_sensors, NULL
 };
 
 struct help_state {

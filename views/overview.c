@@ -1,7 +1,9 @@
 /*
  * Overview: memory, zones against their watermarks, pressure, free blocks
- * per order and reclaim rates on one screen. At 80x24 the panels stack;
- * from 150 columns they stand in two columns with longer trends.
+ * per order and reclaim rates on one screen, with a line of blocked tasks
+ * and the latest kernel log events. At 80x24 the panels stack (tasks and
+ * events share their line); from 150 columns they stand in two columns
+ * with longer trends.
  */
 #include <math.h>
 #include <stdio.h>
@@ -247,35 +249,54 @@ panel_orders(const struct view_ctx *ctx, struct area *a)
 	}
 }
 
-/* One line: task states and the biggest group of blocked tasks. */
+/* One line: task states and the biggest group of blocked tasks; with
+ * events_too, the counts alone and then the latest kernel log events. */
 static void
-panel_tasks(const struct view_ctx *ctx, struct area *a)
+panel_tasks(const struct view_ctx *ctx, struct area *a, bool events_too)
 {
 	const struct hist_entry *e = ctx->e;
 	const struct hist_tasks *t;
+	bool tasks = e && (e->valid & SRC_BIT(SRC_TASKS));
 	int x;
 
-	if (!area_room(a, 1) || !e || !(e->valid & SRC_BIT(SRC_TASKS)))
+	events_too = events_too && view_events_recent(ctx);
+	if (!area_room(a, 1) || (!tasks && !events_too))
 		return;
-	t = &e->tasks;
 	x = a->x;
-	x += draw_text(a->y, x, a->w, ST_TITLE, "Tasks ");
-	x += draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, "%u running ", t->state[TS_RUNNING]);
-	x += draw_text(a->y, x, a->x + a->w - x, t->n_blocked ? ST_BAD : ST_GOOD, "%u blocked",
-		       t->n_blocked);
-	if (t->n_groups > 0) {
-		const struct hist_task_group *g = &t->top[0];
-		char d[24];
+	if (tasks) {
+		t = &e->tasks;
+		x += draw_text(a->y, x, a->w, ST_TITLE, "Tasks ");
+		x += draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, "%u running ",
+			       t->state[TS_RUNNING]);
+		x += draw_text(a->y, x, a->x + a->w - x, t->n_blocked ? ST_BAD : ST_GOOD,
+			       "%u blocked", t->n_blocked);
+		if (t->n_groups > 0 && !events_too) {
+			const struct hist_task_group *g = &t->top[0];
+			char d[24];
 
-		fmt_duration(g->longest, d, sizeof(d));
-		x += draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, ": %u %s, %s%s: ", g->count,
-			       wait_category_name(g->category), g->at_least ?
-			       (draw_utf8() ? "\u2265" : ">=") : "", d);
-		x += draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, "%s", g->reason);
-		if (t->n_groups > 1)
-			draw_text(a->y, x, a->x + a->w - x, ST_DIM, " (+%u groups, 4 Tasks)",
-				  t->n_groups - 1);
+			fmt_duration(g->longest, d, sizeof(d));
+			x += draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, ": %u %s, %s%s: ",
+				       g->count, wait_category_name(g->category), g->at_least ?
+				       (draw_utf8() ? "\u2265" : ">=") : "", d);
+			x += draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, "%s", g->reason);
+			if (t->n_groups > 1)
+				draw_text(a->y, x, a->x + a->w - x, ST_DIM, " (+%u groups, 4 Tasks)",
+					  t->n_groups - 1);
+		}
+		x += 3;
 	}
+	if (events_too)
+		view_events_inline(ctx, a->y, x, a->x + a->w);
+	a->y++;
+}
+
+/* The latest kernel log events, on a line of their own. */
+static void
+panel_events(const struct view_ctx *ctx, struct area *a)
+{
+	if (!area_room(a, 1) || !view_events_recent(ctx))
+		return;
+	view_events_inline(ctx, a->y, a->x, a->x + a->w);
 	a->y++;
 }
 
@@ -371,7 +392,8 @@ overview_draw(const struct view_ctx *ctx, void *state)
 				       ctx->cols - ctx->cols / 2 - 1, left.end };
 		panel_memory(ctx, &left, 2);
 		left.y++;
-		panel_tasks(ctx, &left);
+		panel_tasks(ctx, &left, false);
+		panel_events(ctx, &left);
 		left.y++;
 		panel_zones(ctx, &left);
 		left.y++;
@@ -382,7 +404,7 @@ overview_draw(const struct view_ctx *ctx, void *state)
 		return;
 	}
 	panel_memory(ctx, &left, ctx->rows >= 26 ? 2 : 1);
-	panel_tasks(ctx, &left);
+	panel_tasks(ctx, &left, true);
 	panel_zones(ctx, &left);
 	panel_psi(ctx, &left, ctx->rows >= 30 ? PSI_COUNT : 2);
 	panel_orders(ctx, &left);

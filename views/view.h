@@ -15,6 +15,8 @@
 #include "history.h"
 #include "sample.h"
 
+struct events;
+struct kmsg_sample;
 struct sensors;
 struct tasks;
 struct task_groups;
@@ -28,6 +30,8 @@ struct view_ctx {
 	const struct sensors *sensors;	/* the latest reading, or NULL */
 	const struct tasks *tasks;	/* the latest task scan, or NULL */
 	const struct task_groups *groups;	/* its blocked tasks grouped */
+	const struct events *events;	/* the kernel log events seen, or NULL */
+	const struct kmsg_sample *kmsg;	/* the latest sample's kernel log status */
 	uint64_t latest;		/* the seq of the latest sample (tasks are its) */
 	double now;			/* its monotonic time, for blocked durations */
 	double pti_every;		/* seconds between pagetypeinfo reads */
@@ -40,6 +44,7 @@ struct view {
 	const char *name;
 	const char *title;		/* shown in the tab line */
 	int key;			/* the key that shows it */
+	int alt_key;			/* another one (a letter), 0 for none */
 	void (*draw)(const struct view_ctx *ctx, void *state);
 	/* true when the key was used */
 	bool (*handle_key)(const struct view_ctx *ctx, void *state, int key);
@@ -52,6 +57,7 @@ extern const struct view view_fragmentation;
 extern const struct view view_reclaim;
 extern const struct view view_sensors;
 extern const struct view view_tasks;
+extern const struct view view_events;
 extern const struct view view_help;
 
 /* Shared pieces of panels. */
@@ -61,6 +67,17 @@ int view_title(int y, int x, int w, const char *title);
 /* The one-line reason a source is missing, e.g. "pagetypeinfo: permission
  * denied (needs root)"; false when the source is fine. */
 bool view_missing(const struct view_ctx *ctx, enum source src, char *dst, size_t size);
+/* The style of a kernel log event of this kind (enum kmsg_kind). */
+enum style view_kmsg_style(int kind);
+/* Wall-clock seconds as "14:03:10". */
+void view_clock(double wall, char *dst, size_t size);
+/* The newest kernel log events up to the entry shown and no older than
+ * VIEW_EVENTS_RECENT seconds before it, newest first, as many as fit on
+ * line y from x to end; returns where it stopped (x when there is none). */
+#define VIEW_EVENTS_RECENT	600
+int view_events_inline(const struct view_ctx *ctx, int y, int x, int end);
+/* Whether there is such an event to show. */
+bool view_events_recent(const struct view_ctx *ctx);
 /* Rates of counter c for the n entries ending at ctx->seq (oldest first);
  * NAN where unknown. Returns how many were filled (<= n). */
 int view_rates(const struct view_ctx *ctx, enum counter c, double *out, int n);
