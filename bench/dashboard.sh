@@ -12,6 +12,9 @@ secs=${BENCH_SECONDS:-380}
 command -v htop >/dev/null || apt-get install -y -qq htop >/dev/null
 S=pagetop-bench-$$
 trap 'tmux -L $S kill-server 2>/dev/null' EXIT
+# One server for all the sessions, kept when the last one ends (a new
+# session started as the old server exits fails).
+tmux -L $S start-server \; set -s exit-empty off
 hz=$(getconf CLK_TCK)
 
 # run NAME COMMAND: prints "user_ticks system_ticks hwm_kB anon_kB libproc2_maps"
@@ -33,9 +36,11 @@ run() {
 # A task held in D all along: pagetop loads libproc2 (about 1 MB) the first
 # time a task blocks, which any busy machine does; measure with it loaded.
 make -s tests/vfork-helper >/dev/null
-tests/vfork-helper $((secs + 30)) >/dev/null &
+tests/vfork-helper $((2 * secs + 60)) >/dev/null &
 helper=$!
-trap 'pkill -P $helper 2>/dev/null; kill $helper 2>/dev/null; tmux -L $S kill-server 2>/dev/null' EXIT
+# (set -e holds in the trap too: a helper already gone must not fail it)
+trap 'pkill -P $helper 2>/dev/null || true; kill $helper 2>/dev/null || true
+	tmux -L $S kill-server 2>/dev/null || true' EXIT
 
 echo "bench: $secs s each, 0.1 s refresh, $(nproc) CPUs, $(uname -r), a task in D"
 p=$(run pagetop "LANG=C.UTF-8 ./pagetop -d 0.1 --history 360")
@@ -51,3 +56,11 @@ echo "$p $h" | awk -v hz="$hz" -v t="$((secs * 10))" '{
 	printf "pagetop had libproc2 loaded: %s\n", ($5 > 0 ? "yes" : "no")
 	printf "targets: pagetop user CPU < 2 ms per tick, RSS < 6 MB with 3600 entries\n"
 }'
+[ -z "${BENCH_RESULTS:-}" ] || echo "$p $h" | awk -v hz="$hz" -v t="$((secs * 10))" -v secs="$secs" '{
+	printf "dash.secs %d\n", secs
+	printf "dash.cpu.pagetop %.4f\n", ($1 + $2) / hz * 1000 / t
+	printf "dash.cpu.htop %.4f\n", ($6 + $7) / hz * 1000 / t
+	printf "dash.rss.pagetop %.2f\ndash.rss.htop %.2f\n", $3 / 1024, $8 / 1024
+	printf "dash.anon.pagetop %.2f\ndash.anon.htop %.2f\n", $4 / 1024, $9 / 1024
+	printf "dash.libproc2 %s\n", ($5 > 0 ? "yes" : "no")
+}' >> "$BENCH_RESULTS"

@@ -1,6 +1,9 @@
 #!/bin/sh
 # Bytes per sample of a recording at 1 s while bench/pressure-workload.sh
-# runs, next to atop -w and sadc recording the same seconds.
+# runs, next to atop -w and sadc recording the same seconds, and the peak
+# RSS (VmHWM) of each recorder at the end of the run. The recorders start
+# together, run until the workload is over (its memory hogs can take longer
+# than asked on a VM that hands memory back to its host) and stop together.
 # Target: pagetop at most 150 bytes a sample, everything included. Then
 # where pagetop's bytes go (bench/recording-split.c).
 #   bench/recording-size.sh [SECONDS]     (default 150)
@@ -13,26 +16,49 @@ command -v atop >/dev/null || apt-get install -y -qq atop >/dev/null 2>&1
 [ -x /usr/lib/sysstat/sadc ] || apt-get install -y -qq sysstat >/dev/null 2>&1
 tmp=$(mktemp -d /var/tmp/pagetop-size.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+# result KEY VALUE: for bench/run's table
+result() { [ -z "${BENCH_RESULTS:-}" ] || echo "$1 $2" >> "$BENCH_RESULTS"; }
+hwm_mb() { awk '/^VmHWM:/ { printf "%.2f\n", $2 / 1024 }' "/proc/$1/status"; }
+long=$((secs * 20))
 
-./pagetop record -o "$tmp/p.ptrec" -d 1 --duration "$secs" 2>/dev/null &
-atop -w "$tmp/a.raw" 1 "$secs" >/dev/null 2>&1 &
-/usr/lib/sysstat/sadc -S XALL 1 "$secs" "$tmp/s.sa" >/dev/null 2>&1 &
+t0=$(date +%s.%N)
+./pagetop record -o "$tmp/p.ptrec" -d 1 --duration "$long" 2>/dev/null &
+p_pid=$!
+atop -w "$tmp/a.raw" 1 "$long" >/dev/null 2>&1 &
+a_pid=$!
+/usr/lib/sysstat/sadc -S XALL 1 "$long" "$tmp/s.sa" >/dev/null 2>&1 &
+s_pid=$!
 bench/pressure-workload.sh "$((secs - 5))" >/dev/null 2>&1
+sleep 5
+pr=$(hwm_mb $p_pid); ar=$(hwm_mb $a_pid); sr=$(hwm_mb $s_pid)
+kill -INT $p_pid; kill $a_pid $s_pid
+t1=$(date +%s.%N)
 wait
-
+el=$(echo "$t0 $t1" | awk '{ printf "%.0f\n", $2 - $1 }')
 [ -n "${KEEP:-}" ] && cp "$tmp/p.ptrec" "$KEEP"
+
 n=$(./pagetop dump "$tmp/p.ptrec" --info | sed -n 's/^\([0-9]*\) samples$/\1/p')
 p=$(stat -c %s "$tmp/p.ptrec")
 a=$(stat -c %s "$tmp/a.raw" 2>/dev/null || echo 0)
 s=$(stat -c %s "$tmp/s.sa" 2>/dev/null || echo 0)
-echo "recording size over $secs s at 1 s under bench/pressure-workload.sh ($n pagetop samples)"
-printf '%-22s %12s %14s %10s\n' "" bytes "bytes/sample" "vs pagetop"
-printf '%-22s %12d %14.1f %10s\n' "pagetop record" "$p" "$(echo "$p $n" | awk '{ print $1 / $2 }')" 1.00
-printf '%-22s %12d %14.1f %10.2f\n' "atop -w" "$a" "$(echo "$a $secs" | awk '{ print $1 / $2 }')" \
-	"$(echo "$a $p" | awk '{ print ($2 ? $1 / $2 : 0) }')"
-printf '%-22s %12d %14.1f %10.2f\n' "sadc -S XALL" "$s" "$(echo "$s $secs" | awk '{ print $1 / $2 }')" \
-	"$(echo "$s $p" | awk '{ print ($2 ? $1 / $2 : 0) }')"
+pb=$(echo "$p $n" | awk '{ print $1 / $2 }')
+ab=$(echo "$a $el" | awk '{ print $1 / $2 }')
+sb=$(echo "$s $el" | awk '{ print $1 / $2 }')
+echo "recording size over $el s at 1 s under bench/pressure-workload.sh $((secs - 5)) ($n pagetop samples)"
+printf '%-22s %12s %14s %10s %14s\n' "" bytes "bytes/sample" "vs pagetop" "peak RSS (MB)"
+printf '%-22s %12d %14.1f %10s %14.2f\n' "pagetop record" "$p" "$pb" 1.00 "$pr"
+printf '%-22s %12d %14.1f %10.2f %14.2f\n' "atop -w" "$a" "$ab" \
+	"$(echo "$a $p" | awk '{ print ($2 ? $1 / $2 : 0) }')" "$ar"
+printf '%-22s %12d %14.1f %10.2f %14.2f\n' "sadc -S XALL" "$s" "$sb" \
+	"$(echo "$s $p" | awk '{ print ($2 ? $1 / $2 : 0) }')" "$sr"
+result size.secs "$el"
+result size.pagetop "$pb"
+result size.atop "$ab"
+result size.sadc "$sb"
+result rss.record "$pr"
+result rss.atop_w "$ar"
+result rss.sadc "$sr"
 echo
 cc -std=c11 -D_GNU_SOURCE -O2 -Isrc -I. bench/recording-split.c libpagetop.a \
-	$(pkg-config --libs ncursesw libproc2 libzstd) -lsensors -lm -pthread -o "$tmp/split" &&
+	$(pkg-config --libs libzstd) -lm -pthread -o "$tmp/split" &&
 	"$tmp/split" "$tmp/p.ptrec"

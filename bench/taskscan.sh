@@ -5,28 +5,31 @@
 #   pread floor        every /proc/*/task/*/stat held open and pread once
 #   open+read+close    the same files opened and closed every tick
 #   pagetop task scan  taskscan_read() in a loop (src/taskscan.c)
-#   htop, top -H, atop each in tmux at 1 s, CPU from /proc/PID/stat
+#   htop, top -H, atop each in tmux at 1 s, CPU from /proc/PID/task/*/schedstat
+#   pagetop record     the whole tick of pagetop record -d 1 (every source,
+#                      the scan, encoding and the writer thread), and
+#   pagetop -d 1       of the dashboard, in tmux at 160x50 like the others
 #
 # and each as a multiple of the floor. The targets: the task scan within
 # 1.25x of the floor, and at least 5x cheaper than htop.
 #
 #   bench/taskscan.sh [THREADS...]     (default: 1000 5000)
 #
-# The floor and the scan are measured in ROUNDS (default 5) alternating
-# runs of TICKS (default 5) ticks at 1 s, and the median run is shown: a
-# shared or virtual machine is noisy. The tools are measured over SECS
+# The floor and the scan are measured in ROUNDS (default 3) alternating
+# runs of TICKS (default 10) ticks at 1 s, and the median run is shown: a
+# shared or virtual machine is noisy. Ten ticks hold the full listing the
+# scan makes every 10 s (fewer leave it out: 1.5 ms a tick at 5,000). The tools are measured over SECS
 # (default 10) seconds each, after WARMUP (3).
-# STACK_C replaces src/stack.c (for a build where it does not exist yet).
-# Run from anywhere; compiles into a temporary directory with cc.
+# Run from anywhere after a build (it links libpagetop.a); compiles into a
+# temporary directory with cc.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 src=$top/src
 SECS=${SECS:-10}
-ROUNDS=${ROUNDS:-5}
-TICKS=${TICKS:-5}
-STACK_C=${STACK_C:-$src/stack.c}
+ROUNDS=${ROUNDS:-3}
+TICKS=${TICKS:-10}
 WARMUP=${WARMUP:-3}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/taskscan-bench.XXXXXX")
 sock=taskscan-bench-$$
@@ -46,10 +49,13 @@ need() {
 	command -v "$1" >/dev/null 2>&1
 }
 need tmux tmux || { echo "taskscan.sh: tmux is needed" >&2; exit 1; }
+# One server for all the sessions, kept when the last one ends (a new
+# session started as the old server exits fails).
+tmux -L "$sock" start-server \; set -s exit-empty off
 have_htop=yes; need htop htop || have_htop=no
 have_atop=yes; need atop atop || have_atop=no
-[ -f "$STACK_C" ] || {
-	echo "taskscan.sh: $STACK_C not found (set STACK_C)" >&2
+[ -f "$top/libpagetop.a" ] || {
+	echo "taskscan.sh: build first (./bootstrap && make)" >&2
 	exit 1
 }
 
@@ -114,14 +120,14 @@ CC=${CC:-cc}
 CFLAGS="-std=c11 -D_GNU_SOURCE -O2 -Wall"
 $CC $CFLAGS -pthread -o "$tmp/spawn-threads" "$here/spawn-threads.c"
 $CC $CFLAGS -o "$tmp/pread-floor" "$here/pread-floor.c"
-$CC $CFLAGS -I"$src" -o "$tmp/driver" "$tmp/driver.c" "$src/taskscan.c" \
-	"$src/taskstat.c" "$src/text.c" "$STACK_C" -lproc2
+$CC $CFLAGS -I"$src" -I"$top" -o "$tmp/driver" "$tmp/driver.c" \
+	"$top/libpagetop.a" -pthread
 
-hz=$(getconf CLK_TCK)
-
-# utime + stime of a process (all its threads), in clock ticks.
-proc_ticks() {
-	sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
+# CPU time of a process, all its threads, in ns: the run time the
+# scheduler keeps in each thread's schedstat, finer than the clock ticks
+# of /proc/PID/stat (10 ms), which a few ms a tick over 10 s would need.
+proc_ns() {
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
 
 # Runs a command in tmux at 1 s for WARMUP + SECS seconds: CPU ms per tick.
@@ -132,20 +138,23 @@ tool_ms() {
 		"HOME=$tmp exec $*"
 	pid=$(tmux -L "$sock" list-panes -t "$name" -F '#{pane_pid}')
 	sleep "$WARMUP"
-	a=$(proc_ticks "$pid")
+	a=$(proc_ns "$pid")
 	t0=$(date +%s.%N)
 	sleep "$SECS"
-	b=$(proc_ticks "$pid")
+	b=$(proc_ns "$pid")
 	t1=$(date +%s.%N)
 	tmux -L "$sock" kill-session -t "$name"
 	# one tick per second of wall time
-	awk -v a="$a" -v b="$b" -v hz="$hz" -v t0="$t0" -v t1="$t1" \
-		'BEGIN { printf "%.3f\n", (b - a) * 1000 / hz / (t1 - t0) }'
+	awk -v a="$a" -v b="$b" -v t0="$t0" -v t1="$t1" \
+		'BEGIN { printf "%.3f\n", (b - a) / 1e6 / (t1 - t0) }'
 }
 
 field() { sed -n "s/.*cpu_ms_per_tick \([0-9.]*\).*/\1/p"; }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# result KEY VALUE: for bench/run's table
+result() { [ -z "${BENCH_RESULTS:-}" ] || echo "$1 $2" >> "$BENCH_RESULTS"; }
 
 row() {
 	awk -v n="$1" -v what="$2" -v ms="$3" -v floor="$4" \
@@ -179,7 +188,7 @@ for n in ${*:-1000 5000}; do
 	row "$n" "pread floor" "$floor" "$floor"
 	row "$n" "open+read+close" "$reopen" "$floor"
 	row "$n" "pagetop task scan" "$scan" "$floor"
-	htop_ms=
+	htop_ms= atop_ms=
 	if [ "$have_htop" = yes ]; then
 		htop_ms=$(tool_ms htop htop -d 10)
 		row "$n" "htop -d 10" "$htop_ms" "$floor"
@@ -190,6 +199,19 @@ for n in ${*:-1000 5000}; do
 		atop_ms=$(tool_ms atop atop 1)
 		row "$n" "atop 1" "$atop_ms" "$floor"
 	fi
+	rec_ms=$(tool_ms record "$top/pagetop" record -d 1 -o "$tmp/rec-$n.ptrec")
+	row "$n" "pagetop record -d 1" "$rec_ms" "$floor"
+	dash_ms=$(tool_ms dashboard env LANG=C.UTF-8 "$top/pagetop" -d 1)
+	row "$n" "pagetop -d 1" "$dash_ms" "$floor"
+	result "scan.$n.tasks" "$tasks"
+	result "scan.$n.floor" "$floor"
+	result "scan.$n.reopen" "$reopen"
+	result "scan.$n.scan" "$scan"
+	result "scan.$n.htop" "${htop_ms:-}"
+	result "scan.$n.top" "$top_ms"
+	result "scan.$n.atop" "${atop_ms:-}"
+	result "scan.$n.record" "$rec_ms"
+	result "scan.$n.dashboard" "$dash_ms"
 
 	verdict="$verdict$(awk -v n="$n" -v t="$tasks" -v s="$scan" -v f="$floor" \
 		-v h="${htop_ms:-0}" 'BEGIN {

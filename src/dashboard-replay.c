@@ -119,31 +119,45 @@ replay_back(struct dashboard *d)
 /* Is sample i (decoded in rp->cur, with i - 1 in rp->prev) worth stopping
  * at? A kernel log event, or what stall_events() finds: PSI memory rising
  * past 10%, reclaim stalls starting, a group of blocked tasks that was
- * not there before. */
+ * not there before. m (NULL: none) spares matching every vmstat name of
+ * every sample. */
 static bool
-replay_event(const struct sample *prev, const struct sample *cur, bool *stalling)
+replay_event(const struct sample *prev, const struct sample *cur, struct counters_map *m,
+	     bool *stalling)
 {
 	struct counters p, c;
 	int task;
 	bool stall;
 
-	counters_from_vmstat(&prev->vm, &p);
-	counters_from_vmstat(&cur->vm, &c);
+	if (m) {
+		counters_from_vmstat_mapped(&prev->vm, m, &p);
+		counters_from_vmstat_mapped(&cur->vm, m, &c);
+	} else {
+		counters_from_vmstat(&prev->vm, &p);
+		counters_from_vmstat(&cur->vm, &c);
+	}
 	/* Called whatever the log says: it follows whether stalls go on. */
 	stall = stall_events(prev, &p, cur, &c, stalling, &task) != 0;
 	return stall || cur->kmsg.n > 0;
 }
+
+/* Samples searched at a time going back: an event close by is found
+ * without decoding from the start of a day's recording. */
+#define EVENT_WINDOW	600
 
 /* The next (dir 1) or previous (dir -1) event from the shown sample: a
  * mark, a gap, or what replay_event() finds. SIZE_MAX when none. */
 static size_t
 replay_find_event(struct dashboard *d, int dir)
 {
-	size_t p = replay_shown(d), best = SIZE_MAX, nm, ng;
+	size_t p = replay_shown(d), best = SIZE_MAX, nm, ng, found = SIZE_MAX;
 	const struct rec_mark *m = rec_reader_marks(d->rp->r, &nm);
 	const struct rec_gap *g = rec_reader_gaps(d->rp->r, &ng);
+	struct counters_map *map = malloc(sizeof(*map));
 	bool stalling = false;
 
+	if (map)
+		counters_map_init(map);
 	for (size_t k = 0; k < nm + ng; k++) {
 		size_t at = k < nm ? m[k].sample : g[k - nm].sample;
 
@@ -155,25 +169,36 @@ replay_find_event(struct dashboard *d, int dir)
 	if (dir > 0) {
 		size_t end = best == SIZE_MAX ? d->n_rec : best;
 
-		for (size_t i = p; i < end; i++) {
+		for (size_t i = p; i < end && found == SIZE_MAX; i++) {
 			if (replay_seek(d->rp, i) < 0)
 				continue;
-			if (i > p && d->rp->at == i && replay_event(d->rp->prev, d->rp->cur, &stalling))
-				return i;
+			if (i > p && d->rp->at == i &&
+			    replay_event(d->rp->prev, d->rp->cur, map, &stalling))
+				found = i;
 		}
 	} else {
-		size_t from = best == SIZE_MAX ? 0 : best, last = SIZE_MAX;
+		size_t from = best == SIZE_MAX ? 0 : best;
 
-		for (size_t i = from; i < p; i++) {
-			if (replay_seek(d->rp, i) < 0)
-				continue;
-			if (i > from && replay_event(d->rp->prev, d->rp->cur, &stalling))
-				last = i;
+		/* A window at a time, from the shown sample back to from. Each
+		 * is decoded from two samples early, as "stalls beginning"
+		 * needs to know whether the sample before stalled. */
+		for (size_t hi = p; hi > from + 1 && found == SIZE_MAX;) {
+			size_t lo = hi - from > EVENT_WINDOW ? hi - EVENT_WINDOW : from + 1;
+			size_t start = lo >= from + 2 ? lo - 2 : from;
+
+			stalling = false;
+			for (size_t i = start; i < hi; i++) {
+				if (replay_seek(d->rp, i) < 0)
+					continue;
+				if (i > start && replay_event(d->rp->prev, d->rp->cur, map, &stalling) &&
+				    i >= lo)
+					found = i;
+			}
+			hi = lo;
 		}
-		if (last != SIZE_MAX)
-			return last;
 	}
-	return best;
+	free(map);
+	return found != SIZE_MAX ? found : best;
 }
 
 /* Stopped at a sample with kernel log events: the first, on the status line. */

@@ -82,6 +82,8 @@ keys rp "$t0" Enter
 check_screen "g with a clock time goes there" rp "REPLAY $t0 "
 keys rp End
 check_screen "End goes to the last sample" rp '\] [56]s / [56]s$'
+keys rp N
+check_screen "N goes back to the previous event: the mark" rp '^\[─+◆─+\] [23]s / [56]s$'
 keys rp 2
 check_screen "the fragmentation screen in replay" rp 'pagetypeinfo read'
 keys rp q
