@@ -97,12 +97,15 @@ check_eq "a request that never ends: 431" "$(curl -s -o /dev/null -w '%{http_cod
 
 # Many scrapers at once all get the whole exposition.
 i=0
+cpids=
 while [ $i -lt 40 ]; do
 	curl -s -o $T/c.$i -w '%{http_code}\n' $URL > $T/code.$i &
+	cpids="$cpids $!"
 	i=$((i + 1))
 done
-wait_all() { for f in $T/code.*; do while [ ! -s $f ]; do sleep 0.1; done; done; }
-wait_all
+# Until every curl has exited: its -w line may come before its body file
+# is closed, so the code alone does not say the body is all there.
+wait $cpids
 check_eq "40 concurrent scrapes: all 200" "$(cat $T/code.* | sort -u)" 200
 check_eq "... all whole" "$(tail -qn1 $T/c.* | sort -u | wc -l):$(grep -l '^pagetop_source_up{source="tasks"}' $T/c.* | wc -l)" "1:40"
 
