@@ -299,7 +299,7 @@ set_int(struct kmsg_event *ev, unsigned bit, int *dst, long long v)
 static void
 comm_colon_pid(struct kmsg_event *ev, const char *p, const char *end)
 {
-	const char *colon = find_last(p, (size_t)(end - p), ':');
+	const char *colon = end > p ? find_last(p, (size_t)(end - p), ':') : NULL;
 	long long v;
 
 	if (!colon)
@@ -382,7 +382,10 @@ kmsg_fields(enum kmsg_kind kind, const char *s, size_t n, struct kmsg_event *ev)
 		fields_alloc(s, n, ev);
 		break;
 	case KMSG_HUNG_TASK:
-		if ((p = find(s, n, "task ")) && (q = find(p, (size_t)(end - p), " blocked for more than "))) {
+		/* The name starts after "task ": "task  blocked" has none. */
+		if ((p = find(s, n, "task ")) &&
+		    (q = find(p + strlen("task "), (size_t)(end - p) - strlen("task "),
+			      " blocked for more than "))) {
 			comm_colon_pid(ev, p + strlen("task "), q);
 			if (number_at(q + strlen(" blocked for more than "), end, false, &v) &&
 			    v <= UINT32_MAX) {

@@ -50,8 +50,9 @@ want=$($PAGETOP dump $T/r.ptrec --json | jq -s '(.[5].vmstat.pgscan_kswapd - .[4
 got=$(screen_of rp | sed -En 's/^ kswapd scan +([0-9.]+)k .*/\1/p' | awk '{ printf "%d", $1 * 10 + 0.5 }')
 # The screen divides by the monotonic interval, the JSON has wall times: the
 # two are read a moment apart, which on a loaded machine can be a few ms of
-# a 0.2 s interval, so allow 3% (at least 1).
-tol=$(( ${want:-0} * 3 / 100 )); [ $tol -ge 1 ] || tol=1
+# a 0.2 s interval (5% was seen under a full CI run), so allow 10%: a
+# wrong pair of samples or a wrong unit is off by far more.
+tol=$(( ${want:-0} / 10 )); [ $tol -ge 1 ] || tol=1
 if [ -n "$got" ] && [ -n "$want" ] && [ $((got - want)) -le $tol ] && [ $((want - got)) -le $tol ]; then
 	ok "the rate shown is the recorded counters' (${got}00/s, expected ${want}00/s)"
 else
