@@ -23,8 +23,8 @@ end=$(( $(date +%s) + secs ))
 build() {
 	i=0
 	while [ "$(date +%s)" -lt "$end" ]; do
-		for f in src/*.c; do
-			cc -std=c11 -D_GNU_SOURCE -O2 -Isrc -Iviews -I. -c "$f" -o "$work/$i.o" 2>/dev/null &
+		for f in src/*/*.c; do
+			cc -std=c11 -D_GNU_SOURCE -O2 -Isrc -I. -c "$f" -o "$work/$i.o" 2>/dev/null &
 			i=$((i + 1))
 			[ $((i % 8)) = 0 ] && wait
 		done

@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "codec.h"
+#include "ptrec/codec.h"
 #include "config.h"
-#include "recfile.h"
-#include "replay.h"
+#include "ptrec/recfile.h"
+#include "source/replay.h"
 
 #define FLUSH	5.0		/* seconds, as the recorder's default */
 

@@ -11,11 +11,12 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "codec.h"
-#include "host.h"
-#include "recording.h"
-#include "replay.h"
-#include "sample.h"
+#include "ptrec/codec.h"
+#include "source/host-read.h"
+#include "output/recording.h"
+#include "source/replay.h"
+#include "model/sample.h"
+#include "source/sampler.h"
 
 #ifndef KEYFRAME_EVERY
 #define KEYFRAME_EVERY 0

@@ -4,7 +4,7 @@
 #
 #   pread floor        every /proc/*/task/*/stat held open and pread once
 #   open+read+close    the same files opened and closed every tick
-#   pagetop task scan  taskscan_read() in a loop (src/taskscan.c)
+#   pagetop task scan  taskscan_read() in a loop (src/source/taskscan.c)
 #   htop, top -H, atop each in tmux at 1 s, CPU from /proc/PID/task/*/schedstat
 #   pagetop record     the whole tick of pagetop record -d 1 (every source,
 #                      the scan, encoding and the writer thread), and

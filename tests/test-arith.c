@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "arith.h"
+#include "util/arith.h"
 #include "tap.h"
 
 static void

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buddyinfo.h"
+#include "parse/buddyinfo.h"
 #include "fixture.h"
 #include "tap.h"
 

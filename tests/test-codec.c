@@ -24,9 +24,10 @@
 
 #include <zstd.h>
 
-#include "codec.h"
+#include "ptrec/codec.h"
 #include "fixture.h"
-#include "sample.h"
+#include "model/sample.h"
+#include "source/sampler.h"
 #include "tap.h"
 
 #include "alloc-count.h"

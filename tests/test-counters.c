@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters.h"
+#include "model/counters.h"
 #include "fixture.h"
 #include "tap.h"
 

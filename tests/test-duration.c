@@ -1,5 +1,5 @@
 /* Durations on the command line. */
-#include "duration.h"
+#include "util/duration.h"
 #include "tap.h"
 
 int

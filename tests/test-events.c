@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
-#include "events.h"
-#include "kmsg.h"
-#include "sample.h"
+#include "ptrec/codec.h"
+#include "model/events.h"
+#include "parse/kmsg.h"
+#include "model/sample.h"
 #include "tap.h"
 
 #define BUF_CAP (1u << 20)

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buddyinfo.h"
+#include "parse/buddyinfo.h"
 #include "fixture.h"
-#include "frag.h"
+#include "model/frag.h"
 #include "tap.h"
-#include "text.h"
+#include "util/text.h"
 
 /* One debugfs extfrag file: "Node N, zone X v.vvv v.vvv ..." as thousandths. */
 struct index_file {

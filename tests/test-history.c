@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "derive.h"
-#include "history.h"
+#include "model/derive.h"
+#include "model/history.h"
 #include "tap.h"
 
 static struct sample s;

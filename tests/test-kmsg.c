@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "kmsg-rules.h"
-#include "kmsg-source.h"
-#include "kmsg.h"
+#include "source/kmsg-rules.h"
+#include "source/kmsg-source.h"
+#include "parse/kmsg.h"
 #include "tap.h"
 
 static struct kmsg_rules rules;

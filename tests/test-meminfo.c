@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "meminfo.h"
+#include "parse/meminfo.h"
 #include "tap.h"
 
 #define nitems(a) (sizeof(a) / sizeof((a)[0]))

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "http.h"
-#include "metrics.h"
+#include "output/http.h"
+#include "output/metrics.h"
 #include "tap.h"
 
 #define ROOT "roots/live-6.18-x86_64/"

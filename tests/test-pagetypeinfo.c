@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buddyinfo.h"
+#include "parse/buddyinfo.h"
 #include "fixture.h"
-#include "pagetypeinfo.h"
+#include "parse/pagetypeinfo.h"
 #include "tap.h"
 
 #define PTI_DIR "proc/pagetypeinfo"

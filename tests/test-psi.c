@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "psi.h"
+#include "parse/psi.h"
 #include "tap.h"
 
 #define nitems(a) (sizeof(a) / sizeof((a)[0]))

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "reasons.h"
-#include "stack.h"
+#include "model/reasons.h"
+#include "parse/stack.h"
 #include "tap.h"
 
 /* The source tree's data directory; "data" when run from the top. */

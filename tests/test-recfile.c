@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "recfile.h"
+#include "ptrec/recfile.h"
 #include "tap.h"
 
 #define BASE	1700000000.0	/* wall time of sample 0 */

@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "recfile.h"
-#include "recorder.h"
+#include "ptrec/recfile.h"
+#include "output/recorder.h"
 #include "tap.h"
 
 #define BASE	1700000000.0

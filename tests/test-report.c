@@ -15,12 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "codec.h"
-#include "reasons.h"
-#include "recfile.h"
-#include "replay.h"
-#include "report.h"
-#include "sample.h"
+#include "ptrec/codec.h"
+#include "model/reasons.h"
+#include "ptrec/recfile.h"
+#include "source/replay.h"
+#include "output/report.h"
+#include "model/sample.h"
 #include "tap.h"
 
 #ifndef DATADIR_SRC

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "sample-proc.h"
+#include "output/sample-proc.h"
 #include "tap.h"
 
 static struct sample s;

@@ -7,7 +7,8 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "sample.h"
+#include "model/sample.h"
+#include "source/sampler.h"
 #include "tap.h"
 
 static char tmp[] = "/tmp/pagetop-test-sample-XXXXXX";

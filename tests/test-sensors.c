@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sensors.h"
+#include "source/libsensors.h"
 #include "tap.h"
 
 #define NO_SENSORS_WHY	"no sensors found (none exposed by the kernel: common in VMs)"

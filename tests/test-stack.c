@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "stack.h"
+#include "parse/stack.h"
 #include "tap.h"
 
 #define STACK_DIR "proc/stack"

@@ -33,9 +33,9 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "taskinfo.h"
-#include "taskscan.h"
-#include "taskstat.h"
+#include "source/taskinfo.h"
+#include "source/taskscan.h"
+#include "parse/taskstat.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZED_BUILD 1

@@ -12,7 +12,7 @@
 
 #include "fixture.h"
 #include "tap.h"
-#include "taskstat.h"
+#include "parse/taskstat.h"
 
 #define STAT_DIR "proc/stat"
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "text.h"
+#include "util/text.h"
 
 static struct span
 S(const char *s)

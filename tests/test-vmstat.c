@@ -5,7 +5,7 @@
 
 #include "fixture.h"
 #include "tap.h"
-#include "vmstat.h"
+#include "parse/vmstat.h"
 
 #define nitems(a) (sizeof(a) / sizeof((a)[0]))
 

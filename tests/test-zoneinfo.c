@@ -5,7 +5,7 @@
 
 #include "fixture.h"
 #include "tap.h"
-#include "zoneinfo.h"
+#include "parse/zoneinfo.h"
 
 #define nitems(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -4,10 +4,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "derive.h"
-#include "events.h"
-#include "kmsg.h"
-#include "view.h"
+#include "model/derive.h"
+#include "model/events.h"
+#include "parse/kmsg.h"
+#include "views/view.h"
 
 int
 view_title(int y, int x, int w, const char *title)

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "events.h"
-#include "kmsg.h"
-#include "view.h"
+#include "model/events.h"
+#include "parse/kmsg.h"
+#include "views/view.h"
 
 struct events_state {
 	bool pinned;			/* the cursor stays on sel (else: the newest) */

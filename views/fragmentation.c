@@ -16,9 +16,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "frag.h"
-#include "arith.h"
-#include "view.h"
+#include "model/frag.h"
+#include "util/arith.h"
+#include "views/view.h"
 
 struct frag_state {
 	bool picked;		/* zone was chosen (by us or the user) */
@@ -76,7 +76,6 @@ static const char *const fragmentation_help[] = {
 	"            heatmap: free pages at each order over time, newest right",
 	NULL
 };
-
 
 /* draw_text clipped to the view's area as well as to the screen; row and
  * col count from the area's corner. */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "view.h"
+#include "views/view.h"
 
 static const char *const global_help[] = {
 	"1-6, Tab    switch screen (or click its tab); e the Events screen",

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "derive.h"
-#include "arith.h"
-#include "frag.h"
-#include "view.h"
+#include "model/derive.h"
+#include "util/arith.h"
+#include "model/frag.h"
+#include "views/view.h"
 
 #define SPARK_MAX 512
 

@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "derive.h"
-#include "view.h"
+#include "model/derive.h"
+#include "views/view.h"
 
 #define LABEL_W		18	/* "kswapd efficiency " */
 #define VALUE_W		7	/* " 12.3k " */
@@ -117,7 +117,6 @@ struct columns {
 	int chart, chart_w;	/* chart_w 0: no chart */
 	int scale;		/* -1: no scale */
 };
-
 
 static bool
 row_eff(const struct row_def *rd)

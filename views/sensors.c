@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sensors.h"
-#include "arith.h"
-#include "view.h"
+#include "model/sensors.h"
+#include "util/arith.h"
+#include "views/view.h"
 
 #define LABEL_MAX	24	/* columns for a label; sensors.h keeps 31 */
 #define VALUE_W		10	/* "1234.5 RPM" */
@@ -39,7 +39,6 @@ static const char *const sensors_help[] = {
 	"/          show only chips and labels containing the text",
 	NULL
 };
-
 
 /* Columns taken by s: our text is one column a glyph. */
 static int

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "history.h"
-#include "taskgroups.h"
-#include "taskscan.h"
-#include "view.h"
+#include "model/history.h"
+#include "model/taskgroups.h"
+#include "model/tasks.h"
+#include "views/view.h"
 
 #define MAX_OPEN	32
 

@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "draw.h"
-#include "history.h"
-#include "sample.h"
+#include "views/draw.h"
+#include "model/history.h"
+#include "model/sample.h"
 
 struct events;
 struct kmsg_sample;

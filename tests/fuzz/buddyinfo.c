@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buddyinfo.h"
+#include "parse/buddyinfo.h"
 #include "fuzz.h"
-#include "sample.h"
+#include "model/sample.h"
 
 static struct sample s;
 static struct buddyinfo again;

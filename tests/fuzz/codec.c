@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec.h"
+#include "ptrec/codec.h"
 #include "fuzz.h"
-#include "recfile.h"
-#include "replay.h"
+#include "ptrec/recfile.h"
+#include "source/replay.h"
 
 static struct sample prev, s, s2, s3;
 static uint8_t e1[REC_SAMPLE_MAX], e2[REC_SAMPLE_MAX], d1[REC_SAMPLE_MAX];

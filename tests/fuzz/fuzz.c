@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sample-proc.h"
+#include "output/sample-proc.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "text.h"
+#include "util/text.h"
 
 /* Hands one seed input to whoever collects them; name is for messages. */
 typedef void fuzz_emit_fn(const char *name, const uint8_t *data, size_t len, void *ctx);

@@ -11,7 +11,7 @@
 
 O := tests/fuzz/build
 # AM_CPPFLAGS and the test programs' defines, for these sources.
-FUZZ_CPPFLAGS := -DHAVE_CONFIG_H -I. -D_GNU_SOURCE -I$(srcdir)/src -I$(srcdir)/views \
+FUZZ_CPPFLAGS := -DHAVE_CONFIG_H -I. -D_GNU_SOURCE -I$(srcdir)/src -I$(srcdir) \
 	-I$(srcdir)/tests -DPKGDATADIR='"$(pkgdatadir)"' -DTOP_SRCDIR='"$(srcdir)"' $(LIB_CFLAGS)
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS := -std=c11 -g -O1 -fno-omit-frame-pointer $(SAN)

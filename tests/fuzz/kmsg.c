@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "kmsg-source.h"
-#include "kmsg.h"
+#include "source/kmsg-source.h"
+#include "parse/kmsg.h"
 
 static struct kmsg_sample out;
 

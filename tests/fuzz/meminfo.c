@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "meminfo.h"
-#include "sample.h"
+#include "parse/meminfo.h"
+#include "model/sample.h"
 
 static struct sample s;
 static struct meminfo again;

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "pagetypeinfo.h"
-#include "sample.h"
+#include "parse/pagetypeinfo.h"
+#include "model/sample.h"
 
 static struct sample s, again;
 

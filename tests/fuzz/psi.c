@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "psi.h"
-#include "sample.h"
+#include "parse/psi.h"
+#include "model/sample.h"
 
 static struct sample s;
 static struct psi again;

@@ -17,10 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "codec.h"
+#include "ptrec/codec.h"
 #include "fuzz.h"
-#include "recfile.h"
-#include "replay.h"
+#include "ptrec/recfile.h"
+#include "source/replay.h"
 
 /* Samples decoded in order (the first so many), and sought straight to
  * and compared; more would make each input slow. */

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "sample.h"
-#include "stack.h"
+#include "model/sample.h"
+#include "parse/stack.h"
 
 static struct sample s;
 static struct stack again;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "taskstat.h"
+#include "parse/taskstat.h"
 
 static void
 run(const uint8_t *data, size_t len)

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "sample.h"
-#include "uptime.h"
+#include "model/sample.h"
+#include "parse/uptime.h"
 
 static struct sample s;
 

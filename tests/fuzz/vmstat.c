@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "sample.h"
-#include "vmstat.h"
+#include "model/sample.h"
+#include "parse/vmstat.h"
 
 static struct sample s;
 static struct vmstat again;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "zoneinfo.h"
+#include "parse/zoneinfo.h"
 
 static struct zoneinfo zi, again;
 

@@ -1,0 +1,106 @@
+/* pagetop [OPTIONS]: the live dashboard, the default command. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "dashboard/dashboard.h"
+#include "util/duration.h"
+
+static int cmd_dashboard_exec(int, char **);
+
+const struct cmd_entry cmd_dashboard_entry = {
+	.name = "dashboard",
+	.usage = "[-d SECONDS] [-n N] [--history DURATION] [--pagetypeinfo-every SECONDS]\n"
+		 "      [--proc-root DIR] [--kmsg PATH] [--record FILE] [--ascii] [--no-color]",
+	.summary = "the live dashboard (the default when no command is given)",
+	.exec = cmd_dashboard_exec,
+};
+
+static int
+usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "pagetop: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n");
+	return EXIT_USAGE;
+}
+
+static int
+cmd_dashboard_exec(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "delay", required_argument, NULL, 'd' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "history", required_argument, NULL, 'H' },
+		{ "pagetypeinfo-every", required_argument, NULL, 'P' },
+		{ "proc-root", required_argument, NULL, 'r' },
+		{ "ascii", no_argument, NULL, 'a' },
+		{ "record", required_argument, NULL, 'w' },
+		{ "kmsg", required_argument, NULL, 'k' },
+		{ "no-color", no_argument, NULL, 'C' },
+		{ "no-colour", no_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dashboard_opts o = {
+		.root = "/proc",
+		.delay = 1,
+		.pti_every = 10,
+		.history = 3600,
+		.color = true,
+	};
+	char *end;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:n:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (duration_parse(optarg, &o.delay) < 0 || o.delay < 0.1)
+				return usage_error("-d: '%s' is not a delay of 0.1 seconds or more",
+						   optarg);
+			break;
+		case 'n':
+			o.iterations = strtol(optarg, &end, 10);
+			if (*end || o.iterations < 1)
+				return usage_error("-n: '%s' is not a positive count", optarg);
+			break;
+		case 'H':
+			if (duration_parse(optarg, &o.history) < 0 || o.history <= 0)
+				return usage_error("--history: '%s' is not a duration (e.g. 1h, 30m)",
+						   optarg);
+			break;
+		case 'P':
+			if (duration_parse(optarg, &o.pti_every) < 0 || o.pti_every < 0.1)
+				return usage_error("--pagetypeinfo-every: '%s' is not 0.1 seconds or more",
+						   optarg);
+			break;
+		case 'r':
+			o.root = optarg;
+			break;
+		case 'a':
+			o.ascii = true;
+			break;
+		case 'w':
+			o.record = optarg;
+			break;
+		case 'k':
+			o.kmsg = optarg;
+			break;
+		case 'C':
+			o.color = false;
+			break;
+		case 'h':
+			printf("usage: pagetop %s\n", cmd_dashboard_entry.usage);
+			return 0;
+		default:
+			fprintf(stderr, "usage: pagetop %s\n", cmd_dashboard_entry.usage);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return usage_error("unknown command '%s' (see pagetop --help)", argv[optind]);
+	return dashboard_run(&o);
+}

@@ -1,0 +1,361 @@
+/* pagetop dump FILE: a recording's figures as the kernel printed them. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd/cmd.h"
+#include "output/json.h"
+#include "parse/kmsg.h"
+#include "source/replay.h"
+#include "output/sample-json.h"
+#include "output/sample-proc.h"
+
+static int cmd_dump_exec(int, char **);
+
+const struct cmd_entry cmd_dump_entry = {
+	.name = "dump",
+	.usage = "FILE [--at TIME] [--source buddyinfo|pagetypeinfo|vmstat|meminfo|pressure|tasks|events|all]\n"
+		 "      [--json] | FILE --info",
+	.summary = "print a recording's values at a moment in the kernel's own format (or JSON)",
+	.exec = cmd_dump_exec,
+};
+
+static void
+fmt_time(double t, char *dst, size_t size)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	strftime(dst, size, "%Y-%m-%d %H:%M:%S", localtime_r(&s, &tm));
+}
+
+/* The kernel log events of the whole recording, a line each. */
+static void
+dump_info_events(struct replay *rp, size_t n)
+{
+	size_t count = 0;
+	uint64_t lost = 0, dropped = 0;
+	bool read = false;
+	int err = 0;
+	char a[32], brief[160];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct kmsg_sample *k;
+
+		if (replay_seek(rp, i) < 0)
+			continue;
+		k = &rp->cur->kmsg;
+		read |= k->read;
+		if (k->read && k->err)
+			err = k->err;
+		lost += k->lost;
+		dropped += k->dropped;
+		for (int e = 0; e < k->n && e < KMSG_MAX_EVENTS; e++) {
+			fmt_time(kmsg_event_wall(&k->ev[e], rp->cur->wall, rp->cur->mono), a, sizeof(a));
+			kmsg_event_brief(&k->ev[e], brief, sizeof(brief));
+			printf("event:      %s  %s  %s\n", a, kmsg_kind_name(k->ev[e].kind), brief);
+			count++;
+		}
+	}
+	if (!read) {
+		printf("kernel log: not recorded\n");
+		return;
+	}
+	if (err && !count) {
+		kmsg_reason(err, brief, sizeof(brief));
+		printf("kernel log: could not be read: %s\n", brief);
+		return;
+	}
+	printf("kernel log: %zu events", count);
+	if (lost || dropped)
+		printf(" (%llu records overwritten before they were read, %llu events not kept)",
+		       (unsigned long long)lost, (unsigned long long)dropped);
+	printf("\n");
+}
+
+static int
+dump_info(struct replay *rp, const char *path)
+{
+	const struct rec_header *h = rec_reader_header(rp->r);
+	struct rec_info info;
+	size_t n = replay_count(rp), nm, ng, nd;
+	const struct rec_mark *m = rec_reader_marks(rp->r, &nm);
+	const struct rec_gap *g = rec_reader_gaps(rp->r, &ng);
+	const struct rec_damage *dm = rec_reader_damage(rp->r, &nd);
+	char a[32], b[32], facts[400];
+
+	rec_reader_info(rp->r, &info);
+	printf("file:       %s (%llu bytes, format %d.%d%s)\n", path,
+	       (unsigned long long)info.size, info.major, info.minor,
+	       info.indexed ? "" : ", not closed properly: frames scanned");
+	replay_host_facts(rp, facts, sizeof(facts));
+	printf("host:       %s\n", facts);
+	printf("boot id:    %s\n", h->boot_id);
+	printf("recorded:   by pagetop %s every %gs: %s\n", h->version, h->interval, h->cmdline);
+	if (n) {
+		fmt_time(rec_reader_time(rp->r, 0), a, sizeof(a));
+		fmt_time(rec_reader_time(rp->r, n - 1), b, sizeof(b));
+		printf("time:       %s to %s (%.0f s)\n", a, b,
+		       rec_reader_time(rp->r, n - 1) - rec_reader_time(rp->r, 0));
+	}
+	printf("%zu samples\n", n);
+	for (size_t i = 0; i < ng; i++) {
+		fmt_time(g[i].first, a, sizeof(a));
+		printf("gap:        %s, %llu samples lost (the recorder could not keep up)\n", a,
+		       (unsigned long long)g[i].lost);
+	}
+	for (size_t i = 0; i < nm; i++) {
+		fmt_time(m[i].wall, a, sizeof(a));
+		printf("mark:       %s  %s\n", a, m[i].text);
+	}
+	for (size_t i = 0; i < nd; i++)
+		printf("damage:     at byte %llu, %llu bytes skipped, %llu samples lost\n",
+		       (unsigned long long)dm[i].offset, (unsigned long long)dm[i].bytes,
+		       (unsigned long long)dm[i].lost);
+	if (info.tail)
+		printf("damage:     the last %llu bytes are a frame cut short\n",
+		       (unsigned long long)info.tail);
+	dump_info_events(rp, n);
+	return 0;
+}
+
+/* The kernel log events: not a file of /proc, a bit of their own. */
+#define DUMP_EVENTS	(1u << 31)
+_Static_assert(SRC_COUNT < 31, "DUMP_EVENTS is not a source's bit");
+
+static const struct {
+	const char *name;
+	unsigned mask;
+} dump_sources[] = {
+	{ "buddyinfo", SRC_BIT(SRC_BUDDYINFO) },
+	{ "pagetypeinfo", SRC_BIT(SRC_PAGETYPEINFO) },
+	{ "vmstat", SRC_BIT(SRC_VMSTAT) },
+	{ "meminfo", SRC_BIT(SRC_MEMINFO) },
+	{ "pressure", SRC_BIT(SRC_PSI_CPU) | SRC_BIT(SRC_PSI_MEMORY) | SRC_BIT(SRC_PSI_IO) |
+	  SRC_BIT(SRC_PSI_IRQ) },
+	{ "tasks", SRC_BIT(SRC_TASKS) },
+	{ "events", DUMP_EVENTS },
+};
+
+/*
+ * pagetypeinfo is read less often than the rest: a sample between reads
+ * gets the last read before it, copied in with its time. The sample i is
+ * decoded again afterwards.
+ */
+static double
+dump_pti_in_force(struct replay *rp, size_t i)
+{
+	static struct pagetypeinfo pti;
+	double when = NAN;
+
+	if (rp->cur->status[SRC_PAGETYPEINFO].err != SRC_NOT_READ)
+		return rp->cur->wall;
+	for (size_t j = i; j-- > 0;) {
+		if (replay_seek(rp, j) < 0)
+			break;
+		if (rp->cur->status[SRC_PAGETYPEINFO].err == SRC_NOT_READ)
+			continue;
+		if (sample_has(rp->cur, SRC_PAGETYPEINFO)) {
+			pti = rp->cur->pti;
+			when = rp->cur->wall;
+		}
+		break;
+	}
+	if (replay_seek(rp, i) < 0 || isnan(when))
+		return NAN;
+	rp->cur->pti = pti;
+	rp->cur->status[SRC_PAGETYPEINFO].err = 0;
+	return when;
+}
+
+/* One sample as text: a "==> /proc/FILE <==" heading per file, as tail(1)
+ * does. false when none of the sources asked for is in the sample: then one
+ * line on stderr says why (the first one's reason), not an empty output. */
+static bool
+dump_text(const char *path, const struct sample *s, unsigned mask, double pti_when)
+{
+	char when[32], why[200];
+	bool first = true;
+	int missing = -1;
+
+	for (int src = 0; src < SRC_COUNT; src++) {
+		if (!(mask & SRC_BIT(src)))
+			continue;
+		if (!sample_has(s, src)) {
+			if (missing < 0)
+				missing = src;
+			continue;
+		}
+		fmt_time(src == SRC_PAGETYPEINFO && !isnan(pti_when) ? pti_when : s->wall, when,
+			 sizeof(when));
+		printf("%s==> /proc/%s at %s <==\n", first ? "" : "\n", src == SRC_TASKS ?
+		       "*/task/*/stack (blocked tasks)" : source_name(src), when);
+		sample_proc_print(stdout, s, src);
+		first = false;
+	}
+	if (!first || missing < 0)
+		return true;
+	fmt_time(s->wall, when, sizeof(when));
+	source_reason(&s->status[missing], why, sizeof(why));
+	fprintf(stderr, "pagetop: %s: no %s at %s: %s\n", path, source_name(missing), when, why);
+	return false;
+}
+
+/* A sample's kernel log events as the kernel printed them (dmesg's format),
+ * each under a heading with its kind and time. */
+static void
+dump_events(const struct sample *s, bool *any)
+{
+	char when[32];
+
+	for (int i = 0; i < s->kmsg.n && i < KMSG_MAX_EVENTS; i++) {
+		const struct kmsg_event *ev = &s->kmsg.ev[i];
+		char stamp[32];
+
+		fmt_time(kmsg_event_wall(ev, s->wall, s->mono), when, sizeof(when));
+		snprintf(stamp, sizeof(stamp), "[%5llu.%06llu]", (unsigned long long)(ev->ts_us / 1000000),
+			 (unsigned long long)(ev->ts_us % 1000000));
+		printf("%s==> /dev/kmsg: %s at %s (record %llu%s) <==\n", *any ? "\n" : "",
+		       kmsg_kind_name(ev->kind), when, (unsigned long long)ev->seq,
+		       ev->truncated ? ", the first lines" : "");
+		for (const char *p = ev->text; *p;) {
+			const char *nl = strchr(p, '\n');
+			int len = nl ? (int)(nl - p) : (int)strlen(p);
+
+			printf("%s %.*s\n", stamp, len, p);
+			p += len + (nl ? 1 : 0);
+		}
+		*any = true;
+	}
+}
+
+static int
+cmd_dump_exec(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "at", required_argument, NULL, 'a' },
+		{ "source", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "info", no_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *at = NULL, *path;
+	bool as_json = false, info = false, printed = false;
+	unsigned mask = 0;
+	struct replay *rp;
+	char why[512];
+	int c, status = 0;
+	size_t from, to, n;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			at = optarg;
+			break;
+		case 's': {
+			bool all = strcmp(optarg, "all") == 0, found = all;
+
+			for (size_t i = 0; i < sizeof(dump_sources) / sizeof(dump_sources[0]); i++)
+				if (all || strcmp(optarg, dump_sources[i].name) == 0) {
+					mask |= dump_sources[i].mask;
+					found = true;
+				}
+			if (!found) {
+				fprintf(stderr, "pagetop: dump: unknown source '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		}
+		case 'j':
+			as_json = true;
+			break;
+		case 'i':
+			info = true;
+			break;
+		case 'h':
+			printf("usage: pagetop dump %s\n", cmd_dump_entry.usage);
+			return 0;
+		default:
+			fprintf(stderr, "usage: pagetop dump %s\n", cmd_dump_entry.usage);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "usage: pagetop dump %s\n", cmd_dump_entry.usage);
+		return EXIT_USAGE;
+	}
+	path = argv[optind];
+	if (!mask)
+		mask = ~0u;
+	if (!(rp = replay_open(path, why, sizeof(why)))) {
+		fprintf(stderr, "pagetop: %s\n", why);
+		return 1;
+	}
+	if (info) {
+		status = dump_info(rp, path);
+		goto out;
+	}
+	n = replay_count(rp);
+	if (n == 0) {
+		fprintf(stderr, "pagetop: %s: no samples\n", path);
+		status = 1;
+		goto out;
+	}
+	from = 0;
+	to = n - 1;
+	if (at) {
+		double t = replay_parse_time(rp, at, rec_reader_time(rp->r, 0));
+
+		if (isnan(t)) {
+			fprintf(stderr, "pagetop: dump: --at: '%s' is not a time (14:03:10, "
+				"\"2026-11-30 14:03:10\", +5m)\n", at);
+			status = EXIT_USAGE;
+			goto out;
+		}
+		from = to = rec_reader_find(rp->r, t);
+	} else if (!as_json) {
+		from = to = n - 1;	/* text without --at: the last moment */
+		/* ... but the events of the whole recording. */
+		if (mask & DUMP_EVENTS)
+			from = 0;
+	}
+	for (size_t i = from; i <= to; i++) {
+		/* A damaged chunk: its samples are skipped and the damage reported once, below. */
+		if (replay_seek(rp, i) < 0) {
+			status = 1;
+			continue;
+		}
+		if (as_json) {
+			struct json j;
+
+			json_init(&j, stdout);
+			sample_json(&j, rp->cur, NULL);
+			fputc('\n', stdout);
+		} else {
+			double pti_when;
+
+			if (mask & DUMP_EVENTS)
+				dump_events(rp->cur, &printed);
+			if (i != to)
+				continue;
+			pti_when = mask & SRC_BIT(SRC_PAGETYPEINFO) ? dump_pti_in_force(rp, i) : NAN;
+			if (printed && (mask & ~DUMP_EVENTS))
+				printf("\n");
+			if (!dump_text(path, rp->cur, mask, pti_when))
+				status = 1;
+		}
+	}
+	if (!as_json && mask == DUMP_EVENTS && !printed)
+		printf("no kernel log event %s\n", at ? "in this sample" : "in the recording");
+	if (replay_report_damage(rp, path, stderr) > 0)
+		status = 1;
+out:
+	replay_close(rp);
+	return status;
+}

@@ -1,0 +1,35 @@
+/* pagetop mark TEXT: a note in every running recording of this user. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "source/marks.h"
+
+static int cmd_mark_exec(int, char **);
+
+const struct cmd_entry cmd_mark_entry = {
+	.name = "mark",
+	.usage = "TEXT",
+	.summary = "put a mark (\"mke2fs starts\") into the running recordings of this user",
+	.exec = cmd_mark_exec,
+};
+
+static int
+cmd_mark_exec(int argc, char **argv)
+{
+	char text[MARK_TEXT_MAX + 1] = "", why[512];
+	size_t n = 0;
+	int sent;
+
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		fprintf(argc < 2 ? stderr : stdout, "usage: pagetop mark %s\n", cmd_mark_entry.usage);
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	for (int i = 1; i < argc && n + 1 < sizeof(text); i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s", i > 1 ? " " : "", argv[i]);
+	if ((sent = marks_send(text, why, sizeof(why))) < 0) {
+		fprintf(stderr, "pagetop: mark: %s\n", why);
+		return 1;
+	}
+	return 0;
+}

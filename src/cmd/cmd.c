@@ -1,0 +1,36 @@
+#include "cmd/cmd.h"
+
+#include <string.h>
+
+static const struct cmd_entry *const cmd_table[] = {
+	&cmd_dashboard_entry,
+	&cmd_snapshot_entry,
+	&cmd_record_entry,
+	&cmd_replay_entry,
+	&cmd_mark_entry,
+	&cmd_dump_entry,
+	&cmd_report_entry,
+	&cmd_export_entry,
+	&cmd_serve_entry,
+	NULL
+};
+
+const struct cmd_entry *
+cmd_find(const char *name)
+{
+	for (const struct cmd_entry *const *e = cmd_table; *e; e++)
+		if (strcmp((*e)->name, name) == 0)
+			return *e;
+	return NULL;
+}
+
+void
+cmd_usage(FILE *f)
+{
+	fprintf(f, "usage: pagetop [OPTIONS]            the live dashboard\n"
+	    "       pagetop COMMAND [ARGS]\n"
+	    "       pagetop --version | --help\n\ncommands:\n");
+	for (const struct cmd_entry *const *e = cmd_table; *e; e++)
+		fprintf(f, "  %s %s\n      %s\n", (*e)->name, (*e)->usage, (*e)->summary);
+	fprintf(f, "\nSee pagetop(1).\n");
+}

@@ -1,0 +1,107 @@
+#include "model/taskgroups.h"
+
+#include <stdio.h>
+#include <string.h>
+
+double
+task_blocked_for(const struct tasks *t, int i, double now)
+{
+	double d = now - t->b[i].since;
+
+	return d > 0 ? d : 0;
+}
+
+/* FNV-1a of a string: the key of tasks without a stack, by wchan. */
+static unsigned long
+hash_str(const char *s)
+{
+	unsigned long h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+void
+task_groups_build(const struct tasks *t, const struct reasons *rs, double now,
+		  struct task_groups *out)
+{
+	out->n = 0;
+	out->n_tasks = t->n_blocked;
+	for (int i = 0; i < t->n_blocked; i++) {
+		const struct blocked_task *b = &t->b[i];
+		const struct stack *st = b->stack >= 0 ? &t->stacks[b->stack] : NULL;
+		unsigned long sig = st ? stack_signature(st) : hash_str(b->wchan) ^ 0x5bd1e995u;
+		double d = task_blocked_for(t, i, now);
+		struct task_group *g = NULL;
+		int k;
+
+		for (k = 0; k < out->n; k++)
+			if (out->g[k].sig == sig) {
+				g = &out->g[k];
+				break;
+			}
+		if (!g) {
+			struct reason_match m;
+			static const struct stack empty;
+
+			g = &out->g[out->n++];
+			memset(g, 0, sizeof(*g));
+			g->sig = sig;
+			g->stack = b->stack;
+			g->oldest = i;
+			g->longest = -1;
+			reasons_match(rs, st ? st : &empty, b->wchan, &m);
+			g->category = m.category;
+			snprintf(g->reason, sizeof(g->reason), "%s", m.reason ? m.reason : "?");
+		}
+		out->of_task[i] = k;
+		g->count++;
+		if (d > g->longest) {
+			g->longest = d;
+			g->oldest = i;
+			g->at_least = b->since_start;
+		}
+	}
+}
+
+static bool
+group_before(const struct task_group *a, const struct task_group *b, enum task_groups_order by)
+{
+	if (by == GROUPS_BY_LONGEST && a->longest != b->longest)
+		return a->longest > b->longest;
+	if (a->count != b->count)
+		return a->count > b->count;
+	return a->longest > b->longest;
+}
+
+void
+task_groups_sort(struct task_groups *gs, enum task_groups_order by)
+{
+	int map[TASKS_MAX_BLOCKED];
+
+	/* Insertion sort: a handful of groups, and no allocation. */
+	for (int k = 0; k < gs->n; k++)
+		map[k] = k;
+	for (int i = 1; i < gs->n; i++) {
+		struct task_group g = gs->g[i];
+		int m = map[i], j = i - 1;
+
+		while (j >= 0 && group_before(&g, &gs->g[j], by)) {
+			gs->g[j + 1] = gs->g[j];
+			map[j + 1] = map[j];
+			j--;
+		}
+		gs->g[j + 1] = g;
+		map[j + 1] = m;
+	}
+	/* map[new] = old; of_task holds old indices. */
+	{
+		int inv[TASKS_MAX_BLOCKED];
+
+		for (int k = 0; k < gs->n; k++)
+			inv[map[k]] = k;
+		for (int i = 0; i < gs->n_tasks; i++)
+			gs->of_task[i] = inv[gs->of_task[i]];
+	}
+}

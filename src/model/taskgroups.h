@@ -1,0 +1,40 @@
+/* Blocked tasks grouped by how they wait: the same stack (or, without
+ * stacks, the same wchan), with the reason the wait-reason table gives:
+ * "7 tasks - journal: waiting for the ext4 journal to commit - longest 41s". */
+#ifndef PAGETOP_TASKGROUPS_H
+#define PAGETOP_TASKGROUPS_H
+
+#include <stdbool.h>
+
+#include "model/reasons.h"
+#include "model/tasks.h"
+
+struct task_group {
+	unsigned long sig;		/* what its tasks share */
+	enum wait_category category;
+	char reason[REASON_TEXT_LEN];
+	int count;
+	double longest;			/* seconds blocked, of its longest-blocked task */
+	bool at_least;			/* that task was blocked before pagetop looked */
+	int stack;			/* index into tasks.stacks, -1 without stacks */
+	int oldest;			/* index into tasks.b of the longest-blocked task */
+};
+
+struct task_groups {
+	int n;
+	struct task_group g[TASKS_MAX_BLOCKED];
+	int n_tasks;
+	int of_task[TASKS_MAX_BLOCKED];	/* the group of each blocked task */
+};
+
+enum task_groups_order { GROUPS_BY_COUNT, GROUPS_BY_LONGEST };
+
+/* Groups the blocked tasks of t at monotonic time now. Never allocates. */
+void task_groups_build(const struct tasks *t, const struct reasons *rs, double now,
+		       struct task_groups *out);
+/* Sorts the groups, keeping of_task right. */
+void task_groups_sort(struct task_groups *gs, enum task_groups_order by);
+/* How long task i of t has been blocked at now, in seconds. */
+double task_blocked_for(const struct tasks *t, int i, double now);
+
+#endif

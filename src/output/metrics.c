@@ -1,0 +1,859 @@
+#include "output/metrics.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/frag.h"
+#include "parse/kmsg.h"
+
+/* Where a series' value is in a sample. */
+enum metric_kind {
+	MK_BUDDY_FREE,		/* a zone row, b order */
+	MK_UNUSABLE,		/* a zone row, b order */
+	MK_EXTFRAG,		/* a zone row, b order */
+	MK_PTI_FREE,		/* a free row, b order */
+	MK_PTI_BLOCKS,		/* a blocks row, b migratetype */
+	MK_PTI_TIME,
+	MK_ZONE,		/* a zoneinfo row, b field */
+	MK_VMSTAT,		/* a entry */
+	MK_MEMINFO,		/* a entry */
+	MK_PSI_AVG,		/* a resource, b some/full, c window */
+	MK_PSI_TOTAL,		/* a resource, b some/full */
+	MK_THREADS,		/* a state letter */
+	MK_BLOCKED,		/* a category */
+	MK_BLOCKED_LONGEST,	/* a category */
+	MK_SOURCE_UP,		/* a source */
+	MK_KMSG,		/* a kind */
+};
+
+#define METRICS_MAX_SERIES	65536	/* far above any kernel's shape */
+/* Values stay well inside int64 so that differences of two never overflow. */
+#define METRICS_VALUE_MAX	((int64_t)1 << 61)
+
+struct metric_set {
+	int n_fam, cap_fam;
+	struct metric_family *fam;
+	int n_ser, cap_ser;
+	struct metric_series *ser;
+	int64_t *vals;			/* scratch for metrics_render, cap_ser long */
+	bool failed;			/* out of memory while building */
+	/* Per metrics_values() call: figures computed once per zone or sample. */
+	struct frag frag[MAX_ZONES];
+	uint64_t frag_done;
+	bool cats_done;
+	int cat_count[WAIT_COUNT];
+	double cat_longest[WAIT_COUNT];
+};
+
+static const struct {
+	const char *name;
+	unsigned mask;
+} metrics_sources[] = {
+	{ "buddyinfo", METRICS_SRC_BUDDYINFO },
+	{ "pagetypeinfo", METRICS_SRC_PAGETYPEINFO },
+	{ "vmstat", SRC_BIT(SRC_VMSTAT) },
+	{ "meminfo", SRC_BIT(SRC_MEMINFO) },
+	{ "zoneinfo", SRC_BIT(SRC_ZONEINFO) },
+	{ "pressure", METRICS_SRC_PRESSURE },
+	{ "tasks", SRC_BIT(SRC_TASKS) },
+};
+
+int
+metrics_source_parse(const char *list, unsigned *mask)
+{
+	const char *p = list;
+
+	do {
+		size_t len = strcspn(p, ",");
+		bool all = len == 3 && strncmp(p, "all", 3) == 0, known = all;
+
+		for (size_t i = 0; i < sizeof(metrics_sources) / sizeof(metrics_sources[0]); i++)
+			if (all || (strlen(metrics_sources[i].name) == len &&
+				    strncmp(p, metrics_sources[i].name, len) == 0)) {
+				*mask |= metrics_sources[i].mask;
+				known = true;
+			}
+		if (!known)
+			return -1;
+		p += len;
+	} while (*p++ == ',');
+	return 0;
+}
+
+struct metric_set *
+metrics_new(void)
+{
+	return calloc(1, sizeof(struct metric_set));
+}
+
+void
+metrics_free(struct metric_set *m)
+{
+	if (!m)
+		return;
+	free(m->fam);
+	free(m->ser);
+	free(m->vals);
+	free(m);
+}
+
+int
+metrics_n_families(const struct metric_set *m)
+{
+	return m->n_fam;
+}
+
+int
+metrics_n_series(const struct metric_set *m)
+{
+	return m->n_ser;
+}
+
+const struct metric_family *
+metrics_family(const struct metric_set *m, int f)
+{
+	return &m->fam[f];
+}
+
+const struct metric_series *
+metrics_series(const struct metric_set *m, int i)
+{
+	return &m->ser[i];
+}
+
+/* ---- building ---- */
+
+static struct metric_family *
+fam_add(struct metric_set *m, const char *name, enum metric_type type, const char *unit,
+	const char *help)
+{
+	struct metric_family *f;
+
+	if (m->failed)
+		return NULL;
+	if (m->n_fam == m->cap_fam) {
+		int cap = m->cap_fam ? m->cap_fam * 2 : 256;
+		struct metric_family *p = cap > METRICS_MAX_SERIES ? NULL :
+		    realloc(m->fam, (size_t)cap * sizeof(*p));
+
+		if (!p) {
+			m->failed = true;
+			return NULL;
+		}
+		m->fam = p;
+		m->cap_fam = cap;
+	}
+	f = &m->fam[m->n_fam++];
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->type = type;
+	f->unit = unit;
+	f->help = help;
+	f->key[0] = '\0';
+	f->first = m->n_ser;
+	f->n = 0;
+	return f;
+}
+
+static struct metric_series *
+ser_add(struct metric_set *m, int kind, int a, int b, int c, int decimals)
+{
+	struct metric_family *f;
+	struct metric_series *se;
+
+	if (m->failed || m->n_fam == 0)
+		return NULL;
+	if (m->n_ser == m->cap_ser) {
+		int cap = m->cap_ser ? m->cap_ser * 2 : 1024;
+		struct metric_series *p = cap > METRICS_MAX_SERIES ? NULL :
+		    realloc(m->ser, (size_t)cap * sizeof(*p));
+		int64_t *v = p ? realloc(m->vals, (size_t)cap * sizeof(*v)) : NULL;
+
+		if (p)
+			m->ser = p;
+		if (!p || !v) {
+			m->failed = true;
+			return NULL;
+		}
+		m->vals = v;
+		m->cap_ser = cap;
+	}
+	f = &m->fam[m->n_fam - 1];
+	se = &m->ser[m->n_ser++];
+	memset(se, 0, sizeof(*se));
+	f->n++;
+	se->family = m->n_fam - 1;
+	se->kind = kind;
+	se->a = a;
+	se->b = b;
+	se->c = c;
+	se->decimals = decimals;
+	snprintf(se->column, sizeof(se->column), "%s%s",
+		 strncmp(f->name, "pagetop_", 8) == 0 ? f->name + 8 : f->name,
+		 f->type == METRIC_COUNTER ? "_total" : "");
+	return se;
+}
+
+/* Appends name="value" to the labels (escaped as both formats want) and
+ * .value to the CSV column name. */
+static void
+lab(struct metric_series *se, const char *name, const char *value)
+{
+	size_t n = strlen(se->labels), c = strlen(se->column);
+
+	n += (size_t)snprintf(se->labels + n, sizeof(se->labels) - n, "%s%s=\"", n ? "," : "",
+			      name);
+	for (const char *p = value; *p && n + 3 < sizeof(se->labels); p++) {
+		if (*p == '\\' || *p == '"')
+			se->labels[n++] = '\\';
+		if (*p == '\n') {
+			se->labels[n++] = '\\';
+			se->labels[n++] = 'n';
+			continue;
+		}
+		se->labels[n++] = *p;
+	}
+	if (n + 1 < sizeof(se->labels))
+		se->labels[n++] = '"';
+	se->labels[n < sizeof(se->labels) ? n : sizeof(se->labels) - 1] = '\0';
+	snprintf(se->column + c, sizeof(se->column) - c, ".%s", value);
+}
+
+static void
+lab_int(struct metric_series *se, const char *name, int value)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", value);
+	lab(se, name, buf);
+}
+
+/*
+ * /proc/vmstat mixes events counted since boot with amounts of now. The
+ * amounts are the nr_* names (zone and node state) and workingset_nodes;
+ * a few nr_* names count events all the same.
+ */
+static bool
+vmstat_is_counter(const char *name)
+{
+	static const char *const nr_counters[] = {
+		"nr_dirtied", "nr_written", "nr_throttled_written", "nr_vmscan_write",
+		"nr_vmscan_immediate_reclaim", "nr_foll_pin_acquired", "nr_foll_pin_released",
+	};
+
+	if (strncmp(name, "nr_", 3) != 0)
+		return strcmp(name, "workingset_nodes") != 0;
+	if (strncmp(name, "nr_tlb_", 7) == 0)
+		return true;
+	for (size_t i = 0; i < sizeof(nr_counters) / sizeof(nr_counters[0]); i++)
+		if (strcmp(name, nr_counters[i]) == 0)
+			return true;
+	return false;
+}
+
+/* "MemTotal" -> "mem_total", "Active(anon)" -> "active_anon",
+ * "SUnreclaim" -> "sunreclaim": Prometheus names are snake_case. */
+static void
+meminfo_metric_name(const char *key, char *dst, size_t size)
+{
+	size_t n = 0;
+
+	for (const char *p = key; *p && n + 2 < size; p++) {
+		bool up = *p >= 'A' && *p <= 'Z', low = *p >= 'a' && *p <= 'z';
+
+		if (!up && !low && !(*p >= '0' && *p <= '9')) {
+			if (n && dst[n - 1] != '_')
+				dst[n++] = '_';
+			continue;
+		}
+		/* A word starts at an upper-case letter after a lower-case one,
+		 * or at the last capital of an acronym: SUnreclaim, NFS_Unstable. */
+		if (up && n && dst[n - 1] != '_' && p > key &&
+		    ((p[-1] >= 'a' && p[-1] <= 'z') || (p - 1 > key &&
+		     p[-1] >= 'A' && p[-1] <= 'Z' && p[1] >= 'a' && p[1] <= 'z')))
+			dst[n++] = '_';
+		dst[n++] = up ? (char)(*p - 'A' + 'a') : *p;
+	}
+	while (n && dst[n - 1] == '_')
+		n--;
+	dst[n] = '\0';
+}
+
+/*
+ * Kernel names whose words read as units to Prometheus' linter (the
+ * kernel's name stays in the help): "sec" is secondary, not seconds; a
+ * gauge must not end in _total.
+ */
+static void
+metric_words(char *name, size_t size, bool strip_total)
+{
+	char *p, tail[128];
+	size_t n;
+
+	if ((p = strstr(name, "_sec_")) && strlen(p + 4) < sizeof(tail)) {
+		snprintf(tail, sizeof(tail), "%s", p + 4);
+		snprintf(p, size - (size_t)(p - name), "_secondary%s", tail);
+	}
+	n = strlen(name);
+	if (strip_total && n > 6 && strcmp(name + n - 6, "_total") == 0)
+		name[n - 6] = '\0';
+}
+
+static const char *const psi_resources[PSI_COUNT] = { "cpu", "memory", "io", "irq" };
+static const char *const psi_windows[3] = { "10s", "60s", "300s" };
+static const char task_states[] = "RSDTtXZPI";
+
+static const struct psi_line *
+psi_line_of(const struct sample *s, int r, int full)
+{
+	if (!sample_has(s, SRC_PSI_CPU + r))
+		return NULL;
+	return full ? &s->psi[r].full : &s->psi[r].some;
+}
+
+static void
+build_buddyinfo(struct metric_set *m, const struct buddyinfo *bi)
+{
+	static const struct {
+		int kind;
+		const char *name, *help;
+		int decimals;
+	} fams[] = {
+		{ MK_BUDDY_FREE, "pagetop_buddyinfo_free_blocks",
+		  "Free blocks of 2^order pages in a zone (/proc/buddyinfo).", 0 },
+		{ MK_UNUSABLE, "pagetop_unusable_index",
+		  "Unusable free space index at an order, 0 to 1, as debugfs extfrag/unusable_index.", 3 },
+		{ MK_EXTFRAG, "pagetop_extfrag_index",
+		  "Fragmentation index at an order, as debugfs extfrag/extfrag_index: -1 when an "
+		  "allocation would succeed, towards 0 for lack of memory, towards 1 for fragmentation.",
+		  3 },
+	};
+
+	for (size_t k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
+		fam_add(m, fams[k].name, METRIC_GAUGE, "", fams[k].help);
+		for (int z = 0; z < bi->n_zones; z++)
+			for (int o = 0; o < bi->n_orders; o++) {
+				struct metric_series *se = ser_add(m, fams[k].kind, z, o, 0,
+								   fams[k].decimals);
+
+				if (!se)
+					return;
+				se->node = bi->zones[z].node;
+				snprintf(se->key, sizeof(se->key), "%s", bi->zones[z].zone);
+				lab_int(se, "node", se->node);
+				lab(se, "zone", se->key);
+				lab_int(se, "order", o);
+			}
+	}
+}
+
+static void
+build_pagetypeinfo(struct metric_set *m, const struct pagetypeinfo *pti)
+{
+	struct metric_series *se;
+
+	fam_add(m, "pagetop_pagetypeinfo_free_blocks", METRIC_GAUGE, "",
+		"Free blocks of 2^order pages per migratetype (/proc/pagetypeinfo, read every "
+		"--pagetypeinfo-every seconds; a count the kernel caps at 100000 is 100000).");
+	for (int r = 0; r < pti->n_free; r++)
+		for (int o = 0; o < pti->n_orders; o++) {
+			if (!(se = ser_add(m, MK_PTI_FREE, r, o, 0, 0)))
+				return;
+			se->node = pti->free[r].node;
+			snprintf(se->key, sizeof(se->key), "%s", pti->free[r].zone);
+			snprintf(se->sub, sizeof(se->sub), "%s", pti->types[pti->free[r].type]);
+			lab_int(se, "node", se->node);
+			lab(se, "zone", se->key);
+			lab(se, "migratetype", se->sub);
+			lab_int(se, "order", o);
+		}
+	fam_add(m, "pagetop_pagetypeinfo_pageblocks", METRIC_GAUGE, "",
+		"Pageblocks per migratetype in a zone (/proc/pagetypeinfo).");
+	for (int r = 0; r < pti->n_blocks; r++)
+		for (int t = 0; t < pti->n_types; t++) {
+			if (!(se = ser_add(m, MK_PTI_BLOCKS, r, t, 0, 0)))
+				return;
+			se->node = pti->blocks[r].node;
+			snprintf(se->key, sizeof(se->key), "%s", pti->blocks[r].zone);
+			snprintf(se->sub, sizeof(se->sub), "%s", pti->types[t]);
+			lab_int(se, "node", se->node);
+			lab(se, "zone", se->key);
+			lab(se, "migratetype", se->sub);
+		}
+	fam_add(m, "pagetop_pagetypeinfo_read_timestamp_seconds", METRIC_GAUGE, "seconds",
+		"When the pagetypeinfo figures were read, in seconds since the epoch.");
+	ser_add(m, MK_PTI_TIME, 0, 0, 0, 3);
+}
+
+static void
+build_zoneinfo(struct metric_set *m, const struct zoneinfo *zi)
+{
+	static const struct {
+		int field;
+		const char *name, *help, *watermark;
+	} fams[] = {
+		{ ZI_FREE, "pagetop_zone_free_bytes", "Free memory in a zone (/proc/zoneinfo).", NULL },
+		{ ZI_MIN, "pagetop_zone_watermark_bytes",
+		  "A zone's min, low and high watermarks (/proc/zoneinfo).", "min" },
+		{ ZI_LOW, NULL, NULL, "low" },
+		{ ZI_HIGH, NULL, NULL, "high" },
+		{ ZI_MANAGED, "pagetop_zone_managed_bytes",
+		  "Memory the page allocator manages in a zone (/proc/zoneinfo).", NULL },
+	};
+
+	for (size_t k = 0; k < sizeof(fams) / sizeof(fams[0]); k++) {
+		if (fams[k].name)
+			fam_add(m, fams[k].name, METRIC_GAUGE, "bytes", fams[k].help);
+		for (int z = 0; z < zi->n_zones; z++) {
+			struct metric_series *se;
+
+			if (!(zi->zones[z].has & (1u << fams[k].field)))
+				continue;
+			if (!(se = ser_add(m, MK_ZONE, z, fams[k].field, 0, 0)))
+				return;
+			se->node = zi->zones[z].node;
+			snprintf(se->key, sizeof(se->key), "%s", zi->zones[z].zone);
+			lab_int(se, "node", se->node);
+			lab(se, "zone", se->key);
+			if (fams[k].watermark)
+				lab(se, "watermark", fams[k].watermark);
+		}
+	}
+}
+
+static void
+build_vmstat(struct metric_set *m, const struct vmstat *vm)
+{
+	char name[sizeof(((struct metric_family *)0)->name)];
+
+	for (int i = 0; i < vm->n; i++) {
+		bool counter = vmstat_is_counter(vm->e[i].name);
+		struct metric_series *se;
+
+		snprintf(name, sizeof(name), "pagetop_vmstat_%s", vm->e[i].name);
+		metric_words(name, sizeof(name), true);
+		fam_add(m, name, counter ? METRIC_COUNTER : METRIC_GAUGE, "", counter ?
+			"A /proc/vmstat event counter, as the kernel counts it:" :
+			"A /proc/vmstat amount (most are pages), as the kernel prints it:");
+		snprintf(m->fam[m->n_fam - 1].key, sizeof(m->fam[0].key), "%s", vm->e[i].name);
+		if (!(se = ser_add(m, MK_VMSTAT, i, 0, 0, 0)))
+			return;
+		snprintf(se->key, sizeof(se->key), "%s", vm->e[i].name);
+	}
+}
+
+static void
+build_meminfo(struct metric_set *m, const struct meminfo *mi)
+{
+	char key[MEMINFO_NAME_LEN], name[sizeof(((struct metric_family *)0)->name)];
+
+	for (int i = 0; i < mi->n; i++) {
+		struct metric_series *se;
+
+		meminfo_metric_name(mi->e[i].name, key, sizeof(key));
+		snprintf(name, sizeof(name), "pagetop_meminfo_%s", key);
+		metric_words(name, sizeof(name), !mi->e[i].kb);
+		if (mi->e[i].kb)
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), "_bytes");
+		fam_add(m, name, METRIC_GAUGE, mi->e[i].kb ? "bytes" : "", mi->e[i].kb ?
+			"A /proc/meminfo amount in bytes:" : "A /proc/meminfo count:");
+		snprintf(m->fam[m->n_fam - 1].key, sizeof(m->fam[0].key), "%s", mi->e[i].name);
+		if (!(se = ser_add(m, MK_MEMINFO, i, 0, 0, 0)))
+			return;
+		snprintf(se->key, sizeof(se->key), "%s", mi->e[i].name);
+	}
+}
+
+static void
+build_psi(struct metric_set *m, const struct sample *s, unsigned mask)
+{
+	static const char *const kinds[2] = { "some", "full" };
+	bool any = false;
+
+	for (int r = 0; r < PSI_COUNT; r++)
+		any |= (mask & SRC_BIT(SRC_PSI_CPU + r)) && sample_has(s, SRC_PSI_CPU + r);
+	if (!any)
+		return;
+	for (int total = 0; total < 2; total++) {
+		if (total)
+			fam_add(m, "pagetop_pressure_stalled_seconds", METRIC_COUNTER, "seconds",
+				"Time tasks stalled on a resource: some (at least one) or full "
+				"(all non-idle tasks), from /proc/pressure/*.");
+		else
+			fam_add(m, "pagetop_pressure_avg_ratio", METRIC_GAUGE, "ratio",
+				"Share of time tasks stalled on a resource over the kernel's 10s, "
+				"60s and 300s windows, 0 to 1 (/proc/pressure/*).");
+		for (int r = 0; r < PSI_COUNT; r++) {
+			if (!(mask & SRC_BIT(SRC_PSI_CPU + r)) || !sample_has(s, SRC_PSI_CPU + r))
+				continue;
+			for (int k = 0; k < 2; k++) {
+				if (!psi_line_of(s, r, k)->present)
+					continue;
+				for (int w = 0; w < (total ? 1 : 3); w++) {
+					struct metric_series *se = ser_add(m, total ? MK_PSI_TOTAL :
+									   MK_PSI_AVG, r, k, w,
+									   total ? 6 : 4);
+
+					if (!se)
+						return;
+					lab(se, "resource", psi_resources[r]);
+					lab(se, "kind", kinds[k]);
+					if (!total)
+						lab(se, "window", psi_windows[w]);
+				}
+			}
+		}
+	}
+}
+
+static void
+build_tasks(struct metric_set *m)
+{
+	struct metric_series *se;
+	char letter[2] = "";
+
+	fam_add(m, "pagetop_threads", METRIC_GAUGE, "",
+		"Threads per state letter of /proc/PID/task/TID/stat (D: uninterruptible sleep).");
+	for (const char *p = task_states; *p; p++) {
+		if (!(se = ser_add(m, MK_THREADS, *p, 0, 0, 0)))
+			return;
+		letter[0] = *p;
+		lab(se, "state", letter);
+	}
+	fam_add(m, "pagetop_blocked_tasks", METRIC_GAUGE, "",
+		"Tasks in uninterruptible sleep per wait category, from their kernel stacks.");
+	for (int c = 0; c < WAIT_COUNT; c++) {
+		if (!(se = ser_add(m, MK_BLOCKED, c, 0, 0, 0)))
+			return;
+		lab(se, "category", wait_category_name(c));
+	}
+	fam_add(m, "pagetop_blocked_longest_seconds", METRIC_GAUGE, "seconds",
+		"How long the longest-blocked task of a wait category has been blocked (0: none).");
+	for (int c = 0; c < WAIT_COUNT; c++) {
+		if (!(se = ser_add(m, MK_BLOCKED_LONGEST, c, 0, 0, 3)))
+			return;
+		lab(se, "category", wait_category_name(c));
+	}
+}
+
+int
+metrics_build(struct metric_set *m, const struct metrics_input *in, unsigned mask)
+{
+	const struct sample *s = in->s;
+	struct metric_series *se;
+
+	m->n_fam = m->n_ser = 0;
+	m->failed = false;
+	if ((mask & METRICS_SRC_BUDDYINFO) && sample_has(s, SRC_BUDDYINFO))
+		build_buddyinfo(m, &s->buddy);
+	if ((mask & METRICS_SRC_PAGETYPEINFO) && in->pti)
+		build_pagetypeinfo(m, in->pti);
+	if ((mask & SRC_BIT(SRC_ZONEINFO)) && sample_has(s, SRC_ZONEINFO))
+		build_zoneinfo(m, &s->zi);
+	if ((mask & SRC_BIT(SRC_VMSTAT)) && sample_has(s, SRC_VMSTAT))
+		build_vmstat(m, &s->vm);
+	if ((mask & SRC_BIT(SRC_MEMINFO)) && sample_has(s, SRC_MEMINFO))
+		build_meminfo(m, &s->mem);
+	build_psi(m, s, mask);
+	if ((mask & SRC_BIT(SRC_TASKS)) && sample_has(s, SRC_TASKS))
+		build_tasks(m);
+	if (in->kmsg_total) {
+		fam_add(m, "pagetop_kernel_events", METRIC_COUNTER, "",
+			"Kernel log events (facility kern) per kind since pagetop started: "
+			"allocation failures, hung tasks, OOM kills...");
+		for (int k = 0; k < KMSG_KIND_COUNT; k++) {
+			if (!(se = ser_add(m, MK_KMSG, k, 0, 0, 0)))
+				break;
+			lab(se, "kind", kmsg_kind_name(k));
+		}
+	}
+	fam_add(m, "pagetop_source_up", METRIC_GAUGE, "",
+		"1 when pagetop could read a source, 0 when not (missing, needs root, malformed).");
+	for (int i = 0; i < SRC_COUNT; i++) {
+		if (i == SRC_UPTIME || !(mask & SRC_BIT(i)))
+			continue;
+		if (!(se = ser_add(m, MK_SOURCE_UP, i, 0, 0, 0)))
+			break;
+		lab(se, "source", source_name(i));
+	}
+	return m->failed ? -ENOMEM : 0;
+}
+
+/* ---- values ---- */
+
+static bool
+zone_is(const struct metric_series *se, int node, const char *zone)
+{
+	return se->node == node && strcmp(se->key, zone) == 0;
+}
+
+static int64_t
+clamp_u64(uint64_t v)
+{
+	return v > (uint64_t)METRICS_VALUE_MAX ? METRICS_VALUE_MAX : (int64_t)v;
+}
+
+static int64_t
+buddy_value(struct metric_set *m, const struct metric_series *se, const struct sample *s)
+{
+	const struct buddyinfo *bi = &s->buddy;
+	const struct frag *fr;
+
+	if (!sample_has(s, SRC_BUDDYINFO) || se->a >= bi->n_zones || se->b >= bi->n_orders ||
+	    !zone_is(se, bi->zones[se->a].node, bi->zones[se->a].zone))
+		return METRIC_NONE;
+	if (se->kind == MK_BUDDY_FREE)
+		return clamp_u64(bi->zones[se->a].free[se->b]);
+	fr = &m->frag[se->a];
+	if (!(m->frag_done & (1ull << se->a))) {
+		frag_compute(bi->zones[se->a].free, bi->n_orders, &m->frag[se->a]);
+		m->frag_done |= 1ull << se->a;
+	}
+	return se->kind == MK_UNUSABLE ? fr->unusable[se->b] : fr->extfrag[se->b];
+}
+
+static int64_t
+pti_value(const struct metric_series *se, const struct metrics_input *in)
+{
+	const struct pagetypeinfo *pti = in->pti;
+
+	if (!pti)
+		return METRIC_NONE;
+	if (se->kind == MK_PTI_TIME)
+		return (int64_t)(in->pti_wall * 1000 + 0.5);
+	if (se->kind == MK_PTI_FREE) {
+		const struct pagetypeinfo_free *row = &pti->free[se->a];
+
+		if (se->a >= pti->n_free || se->b >= pti->n_orders ||
+		    !zone_is(se, row->node, row->zone) || strcmp(pti->types[row->type], se->sub))
+			return METRIC_NONE;
+		return row->free[se->b];
+	}
+	if (se->a >= pti->n_blocks || se->b >= pti->n_types ||
+	    !zone_is(se, pti->blocks[se->a].node, pti->blocks[se->a].zone) ||
+	    strcmp(pti->types[se->b], se->sub))
+		return METRIC_NONE;
+	return clamp_u64(pti->blocks[se->a].count[se->b]);
+}
+
+static int64_t
+named_value(const struct metric_series *se, const struct sample *s)
+{
+	uint64_t v;
+
+	if (se->kind == MK_VMSTAT) {
+		if (!sample_has(s, SRC_VMSTAT))
+			return METRIC_NONE;
+		if (se->a < s->vm.n && strcmp(s->vm.e[se->a].name, se->key) == 0)
+			return clamp_u64(s->vm.e[se->a].value);
+		return vmstat_get(&s->vm, se->key, &v) ? clamp_u64(v) : METRIC_NONE;
+	}
+	if (!sample_has(s, SRC_MEMINFO))
+		return METRIC_NONE;
+	for (int i = se->a < s->mem.n && strcmp(s->mem.e[se->a].name, se->key) == 0 ? se->a : 0;
+	     i < s->mem.n; i++)
+		if (strcmp(s->mem.e[i].name, se->key) == 0)
+			return clamp_u64(s->mem.e[i].kb ? s->mem.e[i].value * 1024 : s->mem.e[i].value);
+	return METRIC_NONE;
+}
+
+static void
+tasks_by_category(struct metric_set *m, const struct metrics_input *in)
+{
+	const struct task_groups *gs = in->groups;
+
+	memset(m->cat_count, 0, sizeof(m->cat_count));
+	memset(m->cat_longest, 0, sizeof(m->cat_longest));
+	m->cats_done = true;
+	if (gs) {
+		for (int g = 0; g < gs->n; g++) {
+			int c = gs->g[g].category;
+
+			if (c < 0 || c >= WAIT_COUNT)
+				continue;
+			m->cat_count[c] += gs->g[g].count;
+			if (gs->g[g].longest > m->cat_longest[c])
+				m->cat_longest[c] = gs->g[g].longest;
+		}
+		return;
+	}
+	/* No groups (no wait-reason table): every blocked task is "other". */
+	m->cat_count[WAIT_OTHER] = in->s->tasks.n_blocked;
+	for (int i = 0; i < in->s->tasks.n_blocked; i++) {
+		double t = task_blocked_for(&in->s->tasks, i, in->s->mono);
+
+		if (t > m->cat_longest[WAIT_OTHER])
+			m->cat_longest[WAIT_OTHER] = t;
+	}
+}
+
+static int64_t
+series_value(struct metric_set *m, const struct metric_series *se, const struct metrics_input *in)
+{
+	const struct sample *s = in->s;
+	const struct psi_line *l;
+
+	switch (se->kind) {
+	case MK_BUDDY_FREE:
+	case MK_UNUSABLE:
+	case MK_EXTFRAG:
+		return buddy_value(m, se, s);
+	case MK_PTI_FREE:
+	case MK_PTI_BLOCKS:
+	case MK_PTI_TIME:
+		return pti_value(se, in);
+	case MK_ZONE:
+		if (!sample_has(s, SRC_ZONEINFO) || se->a >= s->zi.n_zones ||
+		    !zone_is(se, s->zi.zones[se->a].node, s->zi.zones[se->a].zone) ||
+		    !(s->zi.zones[se->a].has & (1u << se->b)))
+			return METRIC_NONE;
+		return clamp_u64(s->zi.zones[se->a].v[se->b] *
+				 (uint64_t)(s->page_size > 0 ? s->page_size : 4096));
+	case MK_VMSTAT:
+	case MK_MEMINFO:
+		return named_value(se, s);
+	case MK_PSI_AVG:
+	case MK_PSI_TOTAL:
+		if (!(l = psi_line_of(s, se->a, se->b)) || !l->present)
+			return METRIC_NONE;
+		if (se->kind == MK_PSI_TOTAL)
+			return clamp_u64(l->total);
+		/* avg10 is in hundredths of a percent: 10^-4 of the whole. */
+		return se->c == 0 ? l->avg10 : se->c == 1 ? l->avg60 : l->avg300;
+	case MK_THREADS:
+		return sample_has(s, SRC_TASKS) ? s->tasks.by_state[se->a] : METRIC_NONE;
+	case MK_BLOCKED:
+	case MK_BLOCKED_LONGEST:
+		if (!sample_has(s, SRC_TASKS))
+			return METRIC_NONE;
+		if (!m->cats_done)
+			tasks_by_category(m, in);
+		return se->kind == MK_BLOCKED ? m->cat_count[se->a] :
+		    (int64_t)(m->cat_longest[se->a] * 1000 + 0.5);
+	case MK_KMSG:
+		return in->kmsg_total ? clamp_u64(in->kmsg_total[se->a]) : METRIC_NONE;
+	case MK_SOURCE_UP:
+		if (se->a == SRC_PAGETYPEINFO)
+			return in->pti != NULL;
+		return sample_has(s, se->a);
+	}
+	return METRIC_NONE;
+}
+
+void
+metrics_values(struct metric_set *m, const struct metrics_input *in, int64_t *v)
+{
+	m->frag_done = 0;
+	m->cats_done = false;
+	for (int i = 0; i < m->n_ser; i++)
+		v[i] = series_value(m, &m->ser[i], in);
+}
+
+/* ---- text ---- */
+
+/* Digits of v at dst, at least min_digits of them (zeros first). */
+static int
+put_u64(uint64_t v, int min_digits, char *dst)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v || n < min_digits);
+	for (int i = 0; i < n; i++)
+		dst[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/* Called for every value of a long export: no printf. */
+int
+metrics_format_value(int64_t v, int decimals, char *dst)
+{
+	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+	uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, scale, frac;
+	int n = 0, d = decimals < 0 || decimals > 6 ? 0 : decimals;
+
+	if (v < 0)
+		dst[n++] = '-';
+	scale = pow10[d];
+	frac = a % scale;
+	/* Trailing zeros say nothing: 0.500 is 0.5, 1.000 is 1. */
+	while (d > 0 && frac % 10 == 0) {
+		frac /= 10;
+		d--;
+	}
+	n += put_u64(a / scale, 1, dst + n);
+	if (d > 0) {
+		dst[n++] = '.';
+		n += put_u64(frac, d, dst + n);
+	}
+	dst[n] = '\0';
+	return n;
+}
+
+int
+metrics_format_header(const struct metric_set *m, int f, enum metrics_format fmt, char *dst,
+		      size_t size)
+{
+	const struct metric_family *fa = &m->fam[f];
+	const char *type = fa->type == METRIC_COUNTER ? "counter" : "gauge";
+	const char *total = fa->type == METRIC_COUNTER ? "_total" : "";
+
+	if (fmt == METRICS_OPENMETRICS)
+		return snprintf(dst, size, "# TYPE %s %s\n%s%s%s%s%s# HELP %s %s%s%s\n", fa->name,
+				type, fa->unit[0] ? "# UNIT " : "", fa->unit[0] ? fa->name : "",
+				fa->unit[0] ? " " : "", fa->unit, fa->unit[0] ? "\n" : "", fa->name,
+				fa->help, fa->key[0] ? " " : "", fa->key);
+	/* The 0.0.4 text format names a counter's family by its sample name. */
+	return snprintf(dst, size, "# HELP %s%s %s%s%s\n# TYPE %s%s %s\n", fa->name, total, fa->help,
+			fa->key[0] ? " " : "", fa->key, fa->name, total, type);
+}
+
+int
+metrics_format_name(const struct metric_set *m, int i, char *dst, size_t size)
+{
+	const struct metric_series *se = &m->ser[i];
+	const struct metric_family *fa = &m->fam[se->family];
+
+	return snprintf(dst, size, "%s%s%s%s%s", fa->name, fa->type == METRIC_COUNTER ? "_total" : "",
+			se->labels[0] ? "{" : "", se->labels, se->labels[0] ? "}" : "");
+}
+
+int
+metrics_format_line(const struct metric_set *m, int i, int64_t v, const char *ts, char *dst,
+		    size_t size)
+{
+	char val[32];
+
+	metrics_format_value(v, m->ser[i].decimals, val);
+	return snprintf(dst, size, "%s%s%s%s%s %s%s%s\n", m->fam[m->ser[i].family].name,
+			m->fam[m->ser[i].family].type == METRIC_COUNTER ? "_total" : "",
+			m->ser[i].labels[0] ? "{" : "", m->ser[i].labels,
+			m->ser[i].labels[0] ? "}" : "", val, ts ? " " : "", ts ? ts : "");
+}
+
+size_t
+metrics_render(struct metric_set *m, const struct metrics_input *in, enum metrics_format fmt,
+	       char *dst, size_t size)
+{
+	size_t n = 0;
+
+/* What is left of dst, or nothing once it is full: the length is still counted. */
+#define AT	(n < size ? dst + n : NULL)
+#define ROOM	(n < size ? size - n : 0)
+	metrics_values(m, in, m->vals);
+	for (int f = 0; f < m->n_fam; f++) {
+		n += (size_t)metrics_format_header(m, f, fmt, AT, ROOM);
+		for (int i = m->fam[f].first; i < m->fam[f].first + m->fam[f].n; i++)
+			if (m->vals[i] != METRIC_NONE)
+				n += (size_t)metrics_format_line(m, i, m->vals[i], NULL, AT, ROOM);
+	}
+	if (fmt == METRICS_OPENMETRICS)
+		n += (size_t)snprintf(AT, ROOM, "# EOF\n");
+#undef AT
+#undef ROOM
+	return n;
+}

@@ -1,0 +1,110 @@
+/*
+ * A sample's figures as Prometheus metrics: families (name, type, unit,
+ * help) and their series (labels, and where in a sample the value is).
+ * A set is built from one sample's shape and then read from any sample of
+ * that shape: `serve` renders the newest sample as an exposition, `export`
+ * writes a recording as timestamped OpenMetrics or as CSV columns. Values
+ * are exact fixed-point integers, v / 10^decimals, as the kernel's own
+ * figures are (thousandths of an index, microseconds of stall), so nothing
+ * is rounded on the way.
+ */
+#ifndef PAGETOP_METRICS_H
+#define PAGETOP_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/sample.h"
+#include "model/taskgroups.h"
+
+/* A series with no value in a sample (its source missing or shaped otherwise). */
+#define METRIC_NONE	INT64_MIN
+
+enum metric_type { METRIC_GAUGE, METRIC_COUNTER };
+enum metrics_format {
+	METRICS_TEXT,		/* Prometheus text format 0.0.4 */
+	METRICS_OPENMETRICS,	/* OpenMetrics 1.0 text */
+};
+
+struct metric_family {
+	char name[80];		/* "pagetop_vmstat_pgscan_kswapd"; counters add "_total" */
+	enum metric_type type;
+	const char *unit;	/* "bytes", "seconds", "ratio" or "" (a suffix of name) */
+	const char *help;
+	char key[VMSTAT_NAME_LEN];	/* the kernel's name, after help: "MemTotal" */
+	int first, n;		/* its series in the set */
+};
+
+struct metric_series {
+	int family;
+	char labels[128];	/* node="0",zone="Normal",order="3"; "" for none */
+	char column[128];	/* for CSV: buddyinfo_free_blocks.0.Normal.3 */
+	int kind;		/* where the value is: see metrics.c */
+	int a, b, c;		/* row, order, type, field... by kind */
+	int decimals;
+	int node;		/* with key and sub: what the row must hold, */
+	char key[VMSTAT_NAME_LEN];	/* checked in every sample so a row */
+	char sub[NAME_LEN];	/* that moved is never misread */
+};
+
+/* What a set reads: a sample, the pagetypeinfo read in force (it is read
+ * less often than the rest) and the blocked tasks' groups. */
+struct metrics_input {
+	const struct sample *s;
+	const struct pagetypeinfo *pti;	/* NULL when none was read */
+	double pti_wall;		/* when it was read */
+	const struct task_groups *groups;	/* NULL: tasks without categories */
+	/* Kernel log events per enum kmsg_kind since the start (a counter
+	 * the caller keeps, from each sample's kmsg); NULL: no kernel log. */
+	const uint64_t *kmsg_total;
+};
+
+/* --source names, as `dump` takes them, plus zoneinfo; "all" is every one. */
+#define METRICS_SRC_BUDDYINFO		SRC_BIT(SRC_BUDDYINFO)
+#define METRICS_SRC_PAGETYPEINFO	SRC_BIT(SRC_PAGETYPEINFO)
+#define METRICS_SRC_PRESSURE		(SRC_BIT(SRC_PSI_CPU) | SRC_BIT(SRC_PSI_MEMORY) | \
+					 SRC_BIT(SRC_PSI_IO) | SRC_BIT(SRC_PSI_IRQ))
+/* 0 with the bits of name (or of a comma-separated list) or'ed into mask;
+ * -1 for an unknown name. */
+int metrics_source_parse(const char *name, unsigned *mask);
+
+struct metric_set;
+
+struct metric_set *metrics_new(void);
+void metrics_free(struct metric_set *m);
+/* (Re)builds m from the shape of in, keeping the families of the sources in
+ * mask (SRC_BIT()s; ~0u for all). Allocates only when m must grow.
+ * 0, or -ENOMEM. */
+int metrics_build(struct metric_set *m, const struct metrics_input *in, unsigned mask);
+int metrics_n_families(const struct metric_set *m);
+int metrics_n_series(const struct metric_set *m);
+const struct metric_family *metrics_family(const struct metric_set *m, int f);
+const struct metric_series *metrics_series(const struct metric_set *m, int i);
+/* The value of every series in in: v[metrics_n_series()], METRIC_NONE where
+ * there is none. Never allocates. */
+void metrics_values(struct metric_set *m, const struct metrics_input *in, int64_t *v);
+
+/* v / 10^decimals, exactly, without trailing zeros: "0.053", "-1", "17".
+ * Returns the length; dst holds at least 32 bytes. */
+int metrics_format_value(int64_t v, int decimals, char *dst);
+/* The TYPE, UNIT (OpenMetrics only) and HELP lines of family f. Returns
+ * the length as snprintf does. */
+int metrics_format_header(const struct metric_set *m, int f, enum metrics_format fmt,
+			  char *dst, size_t size);
+/* The sample name of series i with its labels: name_total{a="b"}. Returns
+ * the length as snprintf does. */
+int metrics_format_name(const struct metric_set *m, int i, char *dst, size_t size);
+/* One sample line of series i: name{labels} value[ timestamp]\n, with ts
+ * NULL for none. Returns the length as snprintf does. */
+int metrics_format_line(const struct metric_set *m, int i, int64_t v, const char *ts,
+			char *dst, size_t size);
+/*
+ * The whole exposition of in (no timestamps: the scraper stamps it),
+ * "# EOF" included for OpenMetrics, into dst. Returns its length, or the
+ * length it needs when that is size or more (nothing useful is in dst then).
+ */
+size_t metrics_render(struct metric_set *m, const struct metrics_input *in,
+		      enum metrics_format fmt, char *dst, size_t size);
+
+#endif

@@ -1,0 +1,168 @@
+/*
+ * The report's accumulators, shared by report.c, which feeds them one
+ * sample at a time, and report-print.c, which writes them out.
+ */
+#ifndef PAGETOP_REPORT_INT_H
+#define PAGETOP_REPORT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/counters.h"
+#include "parse/kmsg.h"
+#include "model/reasons.h"
+#include "ptrec/recfile.h"
+#include "source/replay.h"
+#include "output/report.h"
+#include "model/sample.h"
+
+#define MAX_GROUPS	128	/* more stacks than this go to the last group */
+#define MAX_SPELLS	(2 * TASKS_MAX_BLOCKED)
+#define MAX_EVENTS	24	/* listed; the others are counted */
+#define MAX_JUMPS	16	/* pauses between samples, listed */
+
+struct counter_acc {
+	bool seen;		/* at least one interval known */
+	uint64_t total;
+	double peak;		/* per second */
+	double peak_at;		/* wall time of the sample ending that interval */
+};
+
+struct psi_acc {
+	bool seen;
+	uint32_t peak;		/* avg10, hundredths of a percent */
+	double peak_at;
+	double stalled;		/* microseconds, over the intervals known */
+	double over;		/* seconds those intervals span */
+};
+
+/* A buddyinfo row at one moment. */
+struct zone_row {
+	double wall;
+	int n_orders;
+	uint64_t free[MAX_ORDERS];
+};
+
+struct zone_acc {
+	int node;
+	char name[NAME_LEN];
+	struct zone_row start, worst, end;
+	int worst_high;		/* highest free order at the worst moment */
+	int worst_unusable[3];	/* thousandths at orders 2, 3 and the pageblock order */
+};
+
+/* A task's time in D, followed from sample to sample. */
+struct spell {
+	int tid;
+	double since;		/* mono, as the task scan saw it start */
+	double blocked;		/* seconds, when last seen */
+	double last_wall;
+	bool at_least;		/* blocked before the scan began */
+	int group;
+	char comm[16];
+	unsigned gen;		/* the task sample it was last seen in */
+};
+
+struct group_acc {
+	bool by_stack;
+	unsigned long sig;	/* by_stack: stack_signature() */
+	char wchan[48];		/* otherwise */
+	enum wait_category category;
+	char reason[REASON_TEXT_LEN];
+	int tasks;		/* distinct thread ids */
+	bool tasks_capped;	/* more than the set could count */
+	int spells;
+	double total;
+	double longest;
+	bool longest_at_least;
+	int longest_tid;
+	char longest_comm[16];
+	double longest_until;	/* wall time it was last seen blocked */
+	bool rest;		/* the group of every stack past MAX_GROUPS - 1 */
+	struct stack stack;	/* by_stack: the first seen, same functions for all */
+};
+
+struct event {
+	double wall;
+	char what[100];
+};
+
+/* A kernel log event: allocation failure, hung task, OOM kill... */
+struct kevent {
+	double wall;
+	enum kmsg_kind kind;
+	char brief[100];
+};
+
+struct jump {
+	double from, to;	/* wall times of the samples on either side */
+};
+
+struct report {
+	const struct reasons *rs;
+	const struct replay *rp;
+	char path[4096];
+	char host[400];
+	double interval;
+	int pageblock_order;	/* from the header; -1 unknown */
+
+	size_t samples;
+	size_t unreadable;	/* in the range, lost to damage */
+	double first, last;	/* wall times */
+	bool have_last;
+
+	struct counters_map map;
+	struct counters ctr;	/* of the last sample with vmstat */
+	bool have_ctr;
+	double ctr_mono;
+	struct counter_acc acc[CTR_COUNT];
+	struct counters prev_for_events;	/* of the sample before: what ctr was */
+
+	struct psi_acc psi[PSI_COUNT][2];
+	struct psi last_psi[PSI_COUNT];
+	double psi_mono[PSI_COUNT];
+	bool have_psi[PSI_COUNT];
+
+	int n_zones;
+	struct zone_acc zones[MAX_ZONES];
+
+	unsigned gen;
+	int n_spells;
+	struct spell spells[MAX_SPELLS];
+	int n_groups;
+	struct group_acc groups[MAX_GROUPS];
+	size_t lost_spells;	/* more blocked at once than could be followed */
+	uint64_t *tid_set;	/* (group + 1) << 32 | tid, 0 empty */
+	size_t tid_cap, tid_used;
+	int spell_of[TASKS_MAX_BLOCKED];	/* the spell of each task of the sample */
+
+	bool stalling;
+	size_t n_events;
+	struct event events[MAX_EVENTS];
+	size_t events_by_kind[3];
+
+	bool kmsg_recorded;		/* some sample holds the kernel log */
+	int kmsg_err;			/* why it could not be read, 0 */
+	uint64_t kmsg_lost;		/* records overwritten, events not kept */
+	size_t n_kevents;
+	struct kevent kevents[MAX_EVENTS];
+	size_t kevents_by_kind[KMSG_KIND_COUNT];
+
+	size_t n_jumps;
+	struct jump jumps[MAX_JUMPS];
+
+	/* From report_replay(): the recording's marks and gaps in range. */
+	const struct rec_mark *marks;
+	size_t n_marks;
+	const struct rec_gap *gaps;
+	size_t n_gaps;
+};
+
+/* The order whose unusable index breaks ties first: the pageblock order
+ * from the header (9 when it lacks it), within the zone's orders. */
+int report_pageblock_order(const struct report *rep, int n_orders);
+/* Ends the spells of blocked tasks still open: the report ends there. */
+void report_close_spells(struct report *rep);
+
+#endif

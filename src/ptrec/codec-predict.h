@@ -1,0 +1,73 @@
+/*
+ * What a recording's delta chunk expects some counters to have moved by,
+ * from other counters of the same sample. The kernel prints many numbers
+ * twice: meminfo is mostly vmstat's page counts in kB, a single-node box
+ * has every nr_zone_* counter equal to its node counter, pgsteal_file is
+ * the reclaim steals less the anonymous ones. The codec writes a counter's
+ * change less the predicted change, which is zero or small where the
+ * prediction holds and no worse than before where it does not: values
+ * decode exactly whatever the kernel did. The rules are part of the
+ * recording format (man/pagetop-recording.5): never change one, only add
+ * rules under new field ids.
+ */
+#ifndef PAGETOP_CODEC_PREDICT_H
+#define PAGETOP_CODEC_PREDICT_H
+
+#include <stdint.h>
+
+#include "parse/buddyinfo.h"
+#include "parse/meminfo.h"
+#include "parse/vmstat.h"
+#include "parse/zoneinfo.h"
+
+#define PREDICT_TERMS	5
+#define PREDICT_RULES	48
+
+/* The rules that apply to one chunk, with names resolved to indexes. */
+struct predict {
+	int n;
+	struct predict_rule {
+		int target;	/* index of the counter predicted */
+		int n;
+		struct predict_term {
+			char src;	/* 'v' vmstat, 'p' vmstat pages as kB,
+					 * 'm' meminfo, 'z' zoneinfo's free
+					 * pages, all zones */
+			int coef;
+			int at;		/* index in its source */
+		} t[PREDICT_TERMS];
+	} r[PREDICT_RULES];
+};
+
+/* What the rules read: this sample's chunks and the previous sample's.
+ * A source is NULL when its chunk in this frame was not a delta chunk
+ * read before the one predicted. */
+struct predict_src {
+	const struct vmstat *v, *pv;
+	const struct meminfo *m, *pm;
+	const struct zoneinfo *z, *pz;
+	uint64_t page_kb;	/* the page size in kB */
+};
+
+/* The rules for vmstat counters v (a delta chunk: the previous sample's
+ * names are the same); zoneinfo terms when src->z is set. */
+void predict_vmstat(struct predict *p, const struct vmstat *v,
+		    const struct predict_src *src);
+/* The rules for meminfo keys m; vmstat terms when src->v is set. */
+void predict_meminfo(struct predict *p, const struct meminfo *m,
+		     const struct predict_src *src);
+
+/* The change rule i predicts, from the values in src. Terms read the
+ * values as they are now, so a decoder applies the rules in order, each
+ * after the counters it reads are final. */
+uint64_t predict_change(const struct predict *p, int i,
+			const struct predict_src *src);
+
+/* The change of zone z's free pages buddyinfo predicts: the pages in its
+ * free blocks (b, pb: this sample's buddyinfo and the previous one's, of
+ * the same shape). 0 for a zone buddyinfo does not list. */
+uint64_t predict_zone_free(const struct zoneinfo_zone *z,
+			   const struct buddyinfo *b,
+			   const struct buddyinfo *pb);
+
+#endif

@@ -1,0 +1,127 @@
+#include "source/marks.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+/* $XDG_RUNTIME_DIR/pagetop, else /tmp/pagetop-UID; made 0700 and ours. */
+static int
+marks_dir(char *dst, size_t size, bool create, char *why, size_t whylen)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+
+	if (xdg && *xdg)
+		snprintf(dst, size, "%s/pagetop", xdg);
+	else
+		snprintf(dst, size, "/tmp/pagetop-%u", (unsigned)getuid());
+	if (create && mkdir(dst, 0700) < 0 && errno != EEXIST) {
+		snprintf(why, whylen, "%s: %s", dst, strerror(errno));
+		return -1;
+	}
+	if (lstat(dst, &st) < 0) {
+		snprintf(why, whylen, "%s: %s", dst, strerror(errno));
+		return -1;
+	}
+	/* Someone else's directory in /tmp is a trap, not a rendezvous. */
+	if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077)) {
+		snprintf(why, whylen, "%s: not a private directory of this user", dst);
+		return -1;
+	}
+	return 0;
+}
+
+int
+marks_listen(char *path, size_t pathlen, char *why, size_t whylen)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char dir[sizeof(sa.sun_path) - 16];
+	int fd;
+
+	if (marks_dir(dir, sizeof(dir), true, why, whylen) < 0)
+		return -1;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%.80s/%ld.sock", dir, (long)getpid());
+	unlink(sa.sun_path);
+	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) < 0 ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		snprintf(why, whylen, "%s: %s", sa.sun_path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	snprintf(path, pathlen, "%s", sa.sun_path);
+	return fd;
+}
+
+int
+marks_receive(int fd, char *text, size_t size)
+{
+	ssize_t n;
+
+	if (fd < 0 || (n = recv(fd, text, size - 1, MSG_DONTWAIT)) < 0)
+		return 0;
+	text[n] = '\0';
+	/* A mark is one line of text: control characters would reach terminals. */
+	for (ssize_t i = 0; i < n; i++)
+		if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
+			text[i] = ' ';
+	return 1;
+}
+
+void
+marks_close(int fd, const char *path)
+{
+	if (fd >= 0)
+		close(fd);
+	if (path && *path)
+		unlink(path);
+}
+
+int
+marks_send(const char *text, char *why, size_t whylen)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char dir[sizeof(sa.sun_path) - 16];
+	struct dirent *de;
+	DIR *d;
+	int fd, sent = 0;
+	size_t len = strlen(text);
+
+	if (len > MARK_TEXT_MAX)
+		len = MARK_TEXT_MAX;
+	if (marks_dir(dir, sizeof(dir), false, why, whylen) < 0 || !(d = opendir(dir))) {
+		snprintf(why, whylen, "no pagetop is recording for this user (nothing in %s)", dir);
+		return -1;
+	}
+	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0) {
+		snprintf(why, whylen, "socket: %s", strerror(errno));
+		closedir(d);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n < 6 || strcmp(de->d_name + n - 5, ".sock") != 0)
+			continue;
+		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%s", dir, de->d_name);
+		if (sendto(fd, text, len, 0, (struct sockaddr *)&sa, sizeof(sa)) == (ssize_t)len)
+			sent++;
+		else if (errno == ECONNREFUSED || errno == ENOENT)
+			unlink(sa.sun_path);	/* left by a pagetop that died */
+	}
+	close(fd);
+	closedir(d);
+	if (!sent) {
+		snprintf(why, whylen, "no pagetop is recording for this user");
+		return -1;
+	}
+	return sent;
+}

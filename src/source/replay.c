@@ -1,0 +1,182 @@
+#include "source/replay.h"
+#include "util/arith.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ptrec/codec.h"
+#include "util/duration.h"
+
+struct replay *
+replay_open(const char *path, char *why, size_t size)
+{
+	struct replay *rp = calloc(1, sizeof(*rp));
+
+	if (!rp || !(rp->cur = calloc(1, sizeof(*rp->cur))) ||
+	    !(rp->prev = calloc(1, sizeof(*rp->prev)))) {
+		snprintf(why, size, "%s: out of memory", path);
+		replay_close(rp);
+		return NULL;
+	}
+	if (!(rp->r = rec_reader_open(path, why, size))) {
+		replay_close(rp);
+		return NULL;
+	}
+	/* Check every chunk now (a day's file in tens of ms) so damage is
+	 * reported at once, not found on the way. */
+	rec_reader_verify(rp->r);
+	rp->at = SIZE_MAX;
+	return rp;
+}
+
+void
+replay_close(struct replay *rp)
+{
+	if (!rp)
+		return;
+	if (rp->r)
+		rec_reader_close(rp->r);
+	free(rp->cur);
+	free(rp->prev);
+	free(rp);
+}
+
+size_t
+replay_count(const struct replay *rp)
+{
+	return rec_reader_count(rp->r);
+}
+
+/* Decodes sample i on top of cur, which must hold i - 1 (or nothing for a keyframe). */
+static int
+replay_next(struct replay *rp, size_t i)
+{
+	const uint8_t *bytes;
+	size_t len;
+	bool key;
+	struct codec_stats st = { 0 };
+	struct parse_error err = { 0, "" };
+	struct sample *t;
+	int r;
+
+	if ((r = rec_reader_get(rp->r, i, &bytes, &len, &key)) < 0) {
+		snprintf(rp->error, sizeof(rp->error), "%s", rec_reader_error(rp->r));
+		rp->at = SIZE_MAX;
+		return r;
+	}
+	/* The previous sample becomes the base of the delta. */
+	t = rp->prev;
+	rp->prev = rp->cur;
+	rp->cur = t;
+	if (codec_decode(bytes, len, key ? NULL : rp->prev, rp->cur, &st, &err) < 0) {
+		snprintf(rp->error, sizeof(rp->error), "sample %zu: %s", i, err.msg);
+		rp->at = SIZE_MAX;
+		return -EINVAL;
+	}
+	rp->unknown_fields += st.unknown_fields;
+	rp->at = i;
+	return 0;
+}
+
+int
+replay_seek(struct replay *rp, size_t i)
+{
+	size_t k;
+	int r;
+
+	if (i >= replay_count(rp))
+		return -ERANGE;
+	if (rp->at == i)
+		return 0;
+	k = rec_reader_keyframe(rp->r, i);
+	/* Carry on from where we are when that is on the way. */
+	if (rp->at != SIZE_MAX && rp->at < i && rp->at >= k)
+		k = rp->at + 1;
+	rp->error[0] = '\0';
+	for (size_t j = k; j <= i; j++)
+		if ((r = replay_next(rp, j)) < 0)
+			return r;
+	return 0;
+}
+
+int
+replay_report_damage(const struct replay *rp, const char *path, FILE *f)
+{
+	size_t nd;
+	const struct rec_damage *dm = rec_reader_damage(rp->r, &nd);
+	struct rec_info info;
+	int lines = 0;
+
+	rec_reader_info(rp->r, &info);
+	for (size_t i = 0; i < nd; i++, lines++)
+		fprintf(f, "pagetop: %s: damaged at byte %llu: %llu bytes skipped, %llu samples lost\n",
+			path, (unsigned long long)dm[i].offset, (unsigned long long)dm[i].bytes,
+			(unsigned long long)dm[i].lost);
+	if (info.tail) {
+		fprintf(f, "pagetop: %s: cut short: the last %llu bytes are an unfinished frame\n",
+			path, (unsigned long long)info.tail);
+		lines++;
+	}
+	return lines;
+}
+
+void
+replay_host_facts(const struct replay *rp, char *dst, size_t size)
+{
+	const struct rec_header *h = rec_reader_header(rp->r);
+	size_t n;
+
+	n = (size_t)snprintf(dst, size, "%s, Linux %s %s", h->hostname, h->release, h->machine);
+	if (h->cpus > 0 && n < size)
+		n += (size_t)snprintf(dst + n, size - n, ", %d CPUs", h->cpus);
+	if (h->mem_kb > 0 && n < size)
+		n += (size_t)snprintf(dst + n, size - n, ", %lld kB", (long long)h->mem_kb);
+	if (h->page_size > 0 && n < size)
+		n += (size_t)snprintf(dst + n, size - n, ", page size %ld", h->page_size);
+	if (h->pageblock_order >= 0 && n < size)
+		snprintf(dst + n, size - n, ", pageblock order %d", h->pageblock_order);
+}
+
+double
+replay_parse_time(const struct replay *rp, const char *s, double base)
+{
+	struct tm tm;
+	double d, first = replay_count(rp) ? rec_reader_time(rp->r, 0) : 0;
+	time_t t;
+	char *end;
+
+	if ((s[0] == '+' || s[0] == '-') && duration_parse(s + 1, &d) == 0)
+		return s[0] == '+' ? base + d : base - d;
+	memset(&tm, 0, sizeof(tm));
+	if ((end = strptime(s, "%Y-%m-%d %H:%M:%S", &tm)) && *end == '\0') {
+		tm.tm_isdst = -1;
+		return (double)mktime(&tm);
+	}
+	memset(&tm, 0, sizeof(tm));
+	if ((end = strptime(s, "%H:%M:%S", &tm)) && *end == '\0') {
+		struct tm day;
+		time_t f = (time_t)first;
+		double w;
+
+		/* A clock time on the recording's first day, or the day after. */
+		localtime_r(&f, &day);
+		day.tm_hour = tm.tm_hour;
+		day.tm_min = tm.tm_min;
+		day.tm_sec = tm.tm_sec;
+		day.tm_isdst = -1;
+		t = mktime(&day);
+		w = (double)t;
+		if (w < arith_floor(first))
+			w += 86400;
+		return w;
+	}
+	d = strtod(s, &end);
+	if (end != s && *end == '\0' && d > 1e9)
+		return d;
+	return NAN;
+}

@@ -1,0 +1,28 @@
+/*
+ * The task scan: every thread of every process, every tick, as cheaply as
+ * the kernel allows. Each task's stat and schedstat files stay open and
+ * are pread() from offset 0. A task whose schedstat did not change has not
+ * run since the last tick, so its state cannot have changed and its stat
+ * is not read; stat is read for tasks that ran, are new, are in D, and for
+ * every task once in ten ticks. Directories are listed again only when
+ * /proc/stat's "processes" (forks since boot) moved or a task vanished.
+ * For the few tasks in state D it reads wchan; their kernel stacks (root
+ * only) and, with libproc2, command lines and users are read by a worker
+ * thread (taskinfo.c), because those reads take locks a blocked task may
+ * hold (mmap_lock, cred_guard_mutex) and must never stall the scan.
+ */
+#ifndef PAGETOP_TASKSCAN_H
+#define PAGETOP_TASKSCAN_H
+
+#include "model/tasks.h"
+
+struct taskscan;
+
+/* Scans <root> (a procfs). NULL only when out of memory; a root that
+ * cannot be listed gives scans whose note says why. */
+struct taskscan *taskscan_new(const char *root);
+void taskscan_free(struct taskscan *ts);
+/* One tick at monotonic time mono. */
+void taskscan_read(struct taskscan *ts, double mono, struct tasks *out);
+
+#endif
