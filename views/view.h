@@ -60,6 +60,10 @@ extern const struct view view_tasks;
 extern const struct view view_events;
 extern const struct view view_help;
 
+#define VIEW_COUNT	7
+/* Every screen in tab order (views/table.c); view_help is the last. */
+extern const struct view *const view_table[VIEW_COUNT];
+
 /* Shared pieces of panels. */
 
 /* A title line "── Title ─────" across w columns; returns the next row. */

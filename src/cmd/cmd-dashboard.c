@@ -6,6 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "dashboard/dashboard.h"
+#include "source/live.h"
 #include "util/duration.h"
 
 static int cmd_dashboard_exec(int, char **);
@@ -44,21 +45,18 @@ cmd_dashboard_exec(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct dashboard_opts o = {
-		.root = "/proc",
-		.delay = 1,
-		.pti_every = 10,
-		.history = 3600,
-		.color = true,
-	};
-	char *end;
-	int c;
+	struct dashboard_opts o = { .history = 3600, .color = true };
+	struct live_opts lo = { .root = "/proc", .interval = 1, .pti_every = LIVE_PTI_EVERY,
+				.marks = true };
+	struct feed *f;
+	char *end, why[512], cmdline[1024];
+	int c, status;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:n:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (duration_parse(optarg, &o.delay) < 0 || o.delay < 0.1)
+			if (duration_parse(optarg, &lo.interval) < 0 || lo.interval < 0.1)
 				return usage_error("-d: '%s' is not a delay of 0.1 seconds or more",
 						   optarg);
 			break;
@@ -73,12 +71,12 @@ cmd_dashboard_exec(int argc, char **argv)
 						   optarg);
 			break;
 		case 'P':
-			if (duration_parse(optarg, &o.pti_every) < 0 || o.pti_every < 0.1)
+			if (duration_parse(optarg, &lo.pti_every) < 0 || lo.pti_every < 0.1)
 				return usage_error("--pagetypeinfo-every: '%s' is not 0.1 seconds or more",
 						   optarg);
 			break;
 		case 'r':
-			o.root = optarg;
+			lo.root = optarg;
 			break;
 		case 'a':
 			o.ascii = true;
@@ -87,7 +85,7 @@ cmd_dashboard_exec(int argc, char **argv)
 			o.record = optarg;
 			break;
 		case 'k':
-			o.kmsg = optarg;
+			lo.kmsg = optarg;
 			break;
 		case 'C':
 			o.color = false;
@@ -102,5 +100,15 @@ cmd_dashboard_exec(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("unknown command '%s' (see pagetop --help)", argv[optind]);
-	return dashboard_run(&o);
+	if (!dashboard_has_terminal())
+		return 1;
+	if (!(f = live_open(&lo, why, sizeof(why)))) {
+		fprintf(stderr, "pagetop: %s\n", why);
+		return 1;
+	}
+	cmd_command_line(NULL, argc, argv, cmdline, sizeof(cmdline));
+	o.cmdline = cmdline;
+	status = dashboard_run(&o, f);
+	feed_close(f);
+	return status;
 }

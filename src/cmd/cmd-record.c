@@ -15,14 +15,9 @@
 #include "util/clock.h"
 #include "util/arith.h"
 #include "util/duration.h"
-#include "source/host-read.h"
-#include "source/kmsg-source.h"
+#include "source/live.h"
 #include "source/marks.h"
 #include "output/recording.h"
-#include "model/sample.h"
-#include "source/sampler.h"
-#include "source/libsensors.h"
-#include "source/taskscan.h"
 
 static int cmd_record_exec(int, char **);
 
@@ -75,16 +70,6 @@ parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-static void
-join_args(int argc, char **argv, char *dst, size_t size)
-{
-	size_t n = 0;
-
-	dst[0] = '\0';
-	for (int i = 0; i < argc && n + 1 < size; i++)
-		n += (size_t)snprintf(dst + n, size - n, "%s%s", i ? " " : "pagetop ", argv[i]);
-}
-
 static int
 cmd_record_exec(int argc, char **argv)
 {
@@ -100,21 +85,18 @@ cmd_record_exec(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *root = "/proc", *out = NULL, *kmsg_path = NULL;
-	double delay = 1, duration = 0, pti_every = 10, start, next, last_pti;
+	struct live_opts lo = { .root = "/proc", .interval = 1, .pti_every = LIVE_PTI_EVERY,
+				.marks = true };
+	const char *out = NULL;
+	double duration = 0, start, next;
 	struct recorder_opts ro = { .flush_interval = 5 };
 	struct recorder_status rs;
 	struct recording rec;
-	struct sampler sp;
+	struct feed *f;
 	struct sample *s;
-	struct host host;
-	struct taskscan *ts = NULL;
-	struct sensors_source *sensors = NULL;
-	struct kmsg_rules *krules = NULL;
-	struct kmsg_source *kmsg = NULL;
 	struct sigaction sa;
-	char path[4096], why[512], cmdline[1024], mpath[256] = "", mtext[MARK_TEXT_MAX + 1];
-	int c, r, status = 0, mfd = -1;
+	char path[4096], why[512], cmdline[1024], mtext[MARK_TEXT_MAX + 1];
+	int c, r, status = 0;
 	long pushed = 0;
 	bool said = false;	/* the writer's error is printed once */
 
@@ -125,7 +107,7 @@ cmd_record_exec(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'd':
-			if (duration_parse(optarg, &delay) < 0 || delay < 0.1) {
+			if (duration_parse(optarg, &lo.interval) < 0 || lo.interval < 0.1) {
 				fprintf(stderr, "pagetop: -d: '%s' is not 0.1 seconds or more\n", optarg);
 				return EXIT_USAGE;
 			}
@@ -151,17 +133,17 @@ cmd_record_exec(int argc, char **argv)
 			}
 			break;
 		case 'P':
-			if (duration_parse(optarg, &pti_every) < 0 || pti_every < 0.1) {
+			if (duration_parse(optarg, &lo.pti_every) < 0 || lo.pti_every < 0.1) {
 				fprintf(stderr, "pagetop: --pagetypeinfo-every: '%s' is not 0.1 seconds "
 					"or more\n", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'r':
-			root = optarg;
+			lo.root = optarg;
 			break;
 		case 'k':
-			kmsg_path = optarg;
+			lo.kmsg = optarg;
 			break;
 		case 'h':
 			printf("usage: pagetop record %s\n", cmd_record_entry.usage);
@@ -175,45 +157,23 @@ cmd_record_exec(int argc, char **argv)
 		fprintf(stderr, "pagetop: record: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if ((r = sampler_init(&sp, root)) < 0) {
-		fprintf(stderr, "pagetop: %s: %s\n", root, strerror(-r));
+	if (!(f = live_open(&lo, why, sizeof(why)))) {
+		fprintf(stderr, "pagetop: %s\n", why);
 		return 1;
 	}
-	host_read(&host, root);
-	if (!(s = calloc(1, sizeof(*s)))) {
-		fprintf(stderr, "pagetop: out of memory\n");
-		sampler_free(&sp);
+	/* A malformed table is bad input: say so before recording anything. */
+	if (f->note[0])
+		cmd_print_lines(stderr, f->note);
+	if (f->note_err == EINVAL) {
+		feed_close(f);
 		return 1;
 	}
-	if (sp.fs.is_procfs) {
-		ts = taskscan_new(root);
-		sensors = sensors_open();
-	}
-	/* The kernel log is this machine's: read on a real procfs, or where asked. */
-	if (kmsg_path || sp.fs.is_procfs) {
-		if (!(krules = calloc(1, sizeof(*krules)))) {
-			fprintf(stderr, "pagetop: out of memory\n");
-			status = 1;
-			goto out;
-		}
-		if ((r = kmsg_rules_load_installed(krules, why, sizeof(why))) < 0) {
-			fprintf(stderr, "pagetop: %s\n", why);
-			if (r == -EINVAL) {
-				status = 1;
-				goto out;
-			}
-		}
-		if (!(kmsg = kmsg_source_open(kmsg_path ? kmsg_path : KMSG_DEVICE, krules))) {
-			fprintf(stderr, "pagetop: out of memory\n");
-			status = 1;
-			goto out;
-		}
-	}
+	s = f->tick.s;
 	if (out)
 		snprintf(path, sizeof(path), "%s", out);
 	else
-		recording_default_path(&host, path, sizeof(path));
-	join_args(argc - 1, argv + 1, cmdline, sizeof(cmdline));
+		recording_default_path(&f->host, path, sizeof(path));
+	cmd_command_line("record", argc, argv, cmdline, sizeof(cmdline));
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = record_on_signal;
@@ -222,35 +182,17 @@ cmd_record_exec(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	start = last_pti = clock_mono();
+	start = clock_mono();
 	for (long n = 0; !record_quit; n++) {
-		unsigned mask = SRC_ALL;
-
-		if (n > 0 && clock_mono() - last_pti < pti_every - 0.001)
-			mask &= ~SRC_BIT(SRC_PAGETYPEINFO);
-		else
-			last_pti = clock_mono();
-		sampler_read(&sp, s, mask);
-		s->status[SRC_TASKS].err = ENOENT;
-		if (ts) {
-			taskscan_read(ts, s->mono, &s->tasks);
-			s->status[SRC_TASKS].err = 0;
-		}
-		if (sensors)
-			sensors_read(sensors, &s->sensors);
-		if (kmsg)
-			kmsg_source_read(kmsg, &s->kmsg);
+		feed_next(f);
 		if (n == 0) {
-			if (recording_start(&rec, path, &host, s, delay, cmdline, &ro, why,
+			if (recording_start(&rec, path, &f->host, s, lo.interval, cmdline, &ro, why,
 					    sizeof(why)) < 0) {
 				fprintf(stderr, "pagetop: %s\n", why);
 				status = 1;
 				goto out;
 			}
-			/* Marks from `pagetop mark`; without the socket, recording goes on. */
-			if ((mfd = marks_listen(mpath, sizeof(mpath), why, sizeof(why))) < 0)
-				fprintf(stderr, "pagetop: marks: %s\n", why);
-			fprintf(stderr, "pagetop: recording to %s every %gs\n", path, delay);
+			fprintf(stderr, "pagetop: recording to %s every %gs\n", path, lo.interval);
 		}
 		recording_push(&rec, s);
 		pushed++;
@@ -261,22 +203,23 @@ cmd_record_exec(int argc, char **argv)
 			said = true;
 			break;
 		}
-		if (duration > 0 && s->mono - start + delay > duration + 1e-6)
+		if (duration > 0 && s->mono - start + lo.interval > duration + 1e-6)
 			break;
 		/* Wait for the next tick, taking marks as they come. */
-		next = start + (double)(n + 1) * delay;
+		next = start + (double)(n + 1) * lo.interval;
 		while (!record_quit) {
-			struct pollfd pfd = { .fd = mfd, .events = POLLIN };
+			struct pollfd pfd = { .fd = -1, .events = POLLIN };
+			int nfd = feed_poll_fds(f, &pfd.fd, 1);
 			double left = next - clock_mono();
 
 			if (left <= 0)
 				break;
-			if (poll(&pfd, mfd >= 0 ? 1 : 0, (int)arith_ceil(left * 1000)) > 0)
-				while (marks_receive(mfd, mtext, sizeof(mtext)))
+			if (poll(&pfd, (nfds_t)nfd, (int)arith_ceil(left * 1000)) > 0)
+				while (feed_mark_receive(f, mtext, sizeof(mtext)))
 					recording_mark(&rec, s->wall + (clock_mono() - s->mono), mtext);
 		}
-		if (next < clock_mono() - delay)
-			start = clock_mono() - (double)(n + 1) * delay;	/* stalled: no catching up */
+		if (next < clock_mono() - lo.interval)
+			start = clock_mono() - (double)(n + 1) * lo.interval;	/* stalled: no catching up */
 	}
 	if ((r = recording_stop(&rec, why, sizeof(why))) < 0 && r != -EFBIG) {
 		if (!said)
@@ -289,15 +232,7 @@ cmd_record_exec(int argc, char **argv)
 			pushed, stat(path, &st) == 0 ? (long long)st.st_size : -1LL,
 			(unsigned long long)rs.lost, path);
 	}
-	marks_close(mfd, mpath);
 out:
-	if (ts)
-		taskscan_free(ts);
-	if (sensors)
-		sensors_close(sensors);
-	kmsg_source_close(kmsg);
-	free(krules);
-	free(s);
-	sampler_free(&sp);
+	feed_close(f);
 	return status;
 }

@@ -1,9 +1,11 @@
 /* pagetop replay FILE: the dashboard on a recording. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "cmd/cmd.h"
 #include "dashboard/dashboard.h"
+#include "source/replay.h"
 #include "util/duration.h"
 
 static int cmd_replay_exec(int, char **);
@@ -14,6 +16,61 @@ const struct cmd_entry cmd_replay_entry = {
 	.summary = "the dashboard on a recording: play, pause, step, speed, go to, next event",
 	.exec = cmd_replay_exec,
 };
+
+/* What the status line says first: damage, or a file not closed. */
+static void
+replay_note(const struct feed *f, const char *path, char *dst, size_t size)
+{
+	const struct replay *rp = replay_feed_replay(f);
+	const struct rec_damage *dm;
+	struct rec_info info;
+	size_t nd;
+
+	dst[0] = '\0';
+	dm = rec_reader_damage(rp->r, &nd);
+	rec_reader_info(rp->r, &info);
+	if (nd)
+		snprintf(dst, size, "%.100s: damaged at byte %llu: %llu bytes skipped, %llu samples "
+			 "lost%s", path, (unsigned long long)dm[0].offset,
+			 (unsigned long long)dm[0].bytes, (unsigned long long)dm[0].lost,
+			 nd > 1 ? " (and more: dump --info)" : "");
+	else if (!info.indexed && !f->note[0])
+		snprintf(dst, size, "%.120s was not closed properly: %.100s", path, info.why_scanned);
+}
+
+static int
+replay_run(struct dashboard_opts *o, const char *path, const char *at)
+{
+	struct feed *f;
+	char why[600], note[300];
+	int status;
+
+	if (!(f = replay_feed_open(path, why, sizeof(why)))) {
+		fprintf(stderr, "pagetop: %s\n", why);
+		return 1;
+	}
+	if (feed_count(f) == 0) {
+		fprintf(stderr, "pagetop: %s: no samples to replay\n", path);
+		feed_close(f);
+		return 1;
+	}
+	if (at && *at) {
+		double t = replay_parse_time(replay_feed_replay(f), at, feed_time_of(f, 0));
+
+		if (isnan(t)) {
+			fprintf(stderr, "pagetop: --at: '%s' is not a time (14:03:10, "
+				"\"2026-11-30 14:03:10\", +5m)\n", at);
+			feed_close(f);
+			return EXIT_USAGE;
+		}
+		o->start = feed_find(f, t);
+	}
+	replay_note(f, path, note, sizeof(note));
+	o->note = note;
+	status = dashboard_run(o, f);
+	feed_close(f);
+	return status;
+}
 
 static int
 cmd_replay_exec(int argc, char **argv)
@@ -27,16 +84,15 @@ cmd_replay_exec(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct dashboard_opts o = {
-		.root = "/proc", .delay = 1, .pti_every = 10, .history = 3600, .color = true,
-	};
+	struct dashboard_opts o = { .history = 3600, .color = true };
+	const char *at = NULL;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			o.replay_at = optarg;
+			at = optarg;
 			break;
 		case 'H':
 			if (duration_parse(optarg, &o.history) < 0 || o.history <= 0) {
@@ -62,6 +118,7 @@ cmd_replay_exec(int argc, char **argv)
 		fprintf(stderr, "usage: pagetop replay %s\n", cmd_replay_entry.usage);
 		return EXIT_USAGE;
 	}
-	o.replay = argv[optind];
-	return dashboard_run(&o);
+	if (!dashboard_has_terminal())
+		return 1;
+	return replay_run(&o, argv[optind], at);
 }

@@ -29,15 +29,8 @@
 #include "util/arith.h"
 #include "util/duration.h"
 #include "output/http.h"
-#include "source/kmsg-rules.h"
-#include "source/kmsg-source.h"
 #include "output/metrics.h"
-#include "util/paths.h"
-#include "model/reasons.h"
-#include "model/sample.h"
-#include "source/sampler.h"
-#include "model/taskgroups.h"
-#include "source/taskscan.h"
+#include "source/live.h"
 
 static int cmd_serve_exec(int, char **);
 
@@ -90,17 +83,7 @@ struct client {
 };
 
 struct serve {
-	struct sampler sp;
-	struct sample *s;
-	struct taskscan *ts;
-	struct reasons *rs;
-	struct task_groups *groups;
-	struct kmsg_rules *krules;
-	struct kmsg_source *kmsg;	/* NULL: no kernel log (captured files) */
-	uint64_t kmsg_total[KMSG_KIND_COUNT];	/* events per kind since the start */
-	struct pagetypeinfo *pti;	/* the last read in force */
-	bool have_pti;
-	double pti_wall;
+	struct feed *f;			/* the live tick */
 	struct metric_set *m;
 	struct metrics_input in;
 	unsigned long tick;
@@ -174,42 +157,17 @@ serve_listen(const char *spec, char *shown, size_t shown_size, char *why, size_t
 }
 
 static void
-serve_tick(struct serve *sv, double pti_every, double *last_pti)
+serve_tick(struct serve *sv)
 {
-	unsigned mask = SRC_ALL;
-	double t = clock_mono();
-	struct sample *s = sv->s;
+	const struct tick *t = &sv->f->tick;
 
-	if (sv->tick > 0 && t - *last_pti < pti_every - 0.001)
-		mask &= ~SRC_BIT(SRC_PAGETYPEINFO);
-	else
-		*last_pti = t;
-	sampler_read(&sv->sp, s, mask);
-	s->status[SRC_TASKS].err = ENOENT;
-	if (sv->ts) {
-		taskscan_read(sv->ts, s->mono, &s->tasks);
-		s->status[SRC_TASKS].err = 0;
-		task_groups_build(&s->tasks, sv->rs, s->mono, sv->groups);
-	}
-	if (sv->kmsg) {
-		kmsg_source_read(sv->kmsg, &s->kmsg);
-		for (int i = 0; i < s->kmsg.n && i < KMSG_MAX_EVENTS; i++)
-			sv->kmsg_total[s->kmsg.ev[i].kind]++;
-	}
-	/* Between reads of pagetypeinfo, the last read stays in force. */
-	if (s->status[SRC_PAGETYPEINFO].err != SRC_NOT_READ) {
-		sv->have_pti = sample_has(s, SRC_PAGETYPEINFO);
-		if (sv->have_pti) {
-			*sv->pti = s->pti;
-			sv->pti_wall = s->wall;
-		}
-	}
+	feed_next(sv->f);
 	sv->in = (struct metrics_input){
-		.s = s,
-		.pti = sv->have_pti ? sv->pti : NULL,
-		.pti_wall = sv->pti_wall,
-		.groups = sv->ts ? sv->groups : NULL,
-		.kmsg_total = sv->kmsg && !kmsg_source_err(sv->kmsg) ? sv->kmsg_total : NULL,
+		.s = t->s,
+		.pti = t->have_pti ? t->pti : NULL,
+		.pti_wall = t->pti_wall,
+		.groups = t->have_groups ? t->groups : NULL,
+		.kmsg_total = t->s->kmsg.err ? NULL : tick_kmsg_total(t),
 	};
 	if (metrics_build(sv->m, &sv->in, ~0u) < 0)
 		fprintf(stderr, "pagetop: serve: out of memory for the metrics\n");
@@ -454,17 +412,9 @@ serve_free(struct serve *sv)
 	}
 	if (sv->listen_fd >= 0)
 		close(sv->listen_fd);
-	if (sv->ts)
-		taskscan_free(sv->ts);
-	kmsg_source_close(sv->kmsg);
-	free(sv->krules);
 	metrics_free(sv->m);
 	free(sv->cl);
-	free(sv->pti);
-	free(sv->groups);
-	free(sv->rs);
-	free(sv->s);
-	sampler_free(&sv->sp);
+	feed_close(sv->f);
 }
 
 static int
@@ -480,13 +430,14 @@ cmd_serve_exec(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *root = "/proc", *listen_spec = SERVE_DEFAULT_LISTEN, *kmsg_path = NULL;
-	double delay = 1, pti_every = 10, last_pti = 0, next;
+	struct live_opts lo = { .root = "/proc", .interval = 1, .pti_every = LIVE_PTI_EVERY };
+	const char *listen_spec = SERVE_DEFAULT_LISTEN;
+	double next;
 	long iterations = 0;
 	struct serve sv = { .listen_fd = -1 };
 	struct sigaction sa;
 	char why[512], shown[300], *end;
-	int c, r, status = 1;
+	int c, status = 1;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "l:d:n:h", opts, NULL)) != -1) {
@@ -495,7 +446,7 @@ cmd_serve_exec(int argc, char **argv)
 			listen_spec = optarg;
 			break;
 		case 'd':
-			if (duration_parse(optarg, &delay) < 0 || delay < 0.1) {
+			if (duration_parse(optarg, &lo.interval) < 0 || lo.interval < 0.1) {
 				fprintf(stderr, "pagetop: -d: '%s' is not 0.1 seconds or more\n", optarg);
 				return EXIT_USAGE;
 			}
@@ -508,17 +459,17 @@ cmd_serve_exec(int argc, char **argv)
 			}
 			break;
 		case 'P':
-			if (duration_parse(optarg, &pti_every) < 0 || pti_every < 0.1) {
+			if (duration_parse(optarg, &lo.pti_every) < 0 || lo.pti_every < 0.1) {
 				fprintf(stderr, "pagetop: --pagetypeinfo-every: '%s' is not 0.1 seconds "
 					"or more\n", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'r':
-			root = optarg;
+			lo.root = optarg;
 			break;
 		case 'k':
-			kmsg_path = optarg;
+			lo.kmsg = optarg;
 			break;
 		case 'h':
 			printf("usage: pagetop serve %s\n", cmd_serve_entry.usage);
@@ -532,44 +483,18 @@ cmd_serve_exec(int argc, char **argv)
 		fprintf(stderr, "pagetop: serve: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if ((r = sampler_init(&sv.sp, root)) < 0) {
-		fprintf(stderr, "pagetop: %s: %s\n", root, strerror(-r));
+	if (!(sv.f = live_open(&lo, why, sizeof(why)))) {
+		fprintf(stderr, "pagetop: %s\n", why);
 		return 1;
 	}
-	if (!(sv.s = calloc(1, sizeof(*sv.s))) || !(sv.pti = calloc(1, sizeof(*sv.pti))) ||
-	    !(sv.rs = calloc(1, sizeof(*sv.rs))) || !(sv.groups = calloc(1, sizeof(*sv.groups))) ||
-	    !(sv.cl = calloc(SERVE_MAX_CLIENTS, sizeof(*sv.cl))) || !(sv.m = metrics_new())) {
+	/* A malformed table is bad input: said, and nothing served. */
+	if (sv.f->note[0])
+		cmd_print_lines(stderr, sv.f->note);
+	if (sv.f->note_err == EINVAL)
+		goto out;
+	if (!(sv.cl = calloc(SERVE_MAX_CLIENTS, sizeof(*sv.cl))) || !(sv.m = metrics_new())) {
 		fprintf(stderr, "pagetop: out of memory\n");
 		goto out;
-	}
-	/* Tasks are scanned on a real procfs only: captured files have none. */
-	if (sv.sp.fs.is_procfs) {
-		char sys[4096], user[4096];
-
-		paths_data("wait-reasons", sys, sizeof(sys));
-		paths_config("wait-reasons", user, sizeof(user));
-		if (reasons_load(sv.rs, sys, user, why, sizeof(why)) < 0)
-			fprintf(stderr, "pagetop: %s\n", why);
-		if (!(sv.ts = taskscan_new(root))) {
-			fprintf(stderr, "pagetop: out of memory\n");
-			goto out;
-		}
-	}
-	/* The kernel log is this machine's: read on a real procfs, or where asked. */
-	if (kmsg_path || sv.sp.fs.is_procfs) {
-		if (!(sv.krules = calloc(1, sizeof(*sv.krules)))) {
-			fprintf(stderr, "pagetop: out of memory\n");
-			goto out;
-		}
-		if ((r = kmsg_rules_load_installed(sv.krules, why, sizeof(why))) < 0) {
-			fprintf(stderr, "pagetop: %s\n", why);
-			if (r == -EINVAL)
-				goto out;
-		}
-		if (!(sv.kmsg = kmsg_source_open(kmsg_path ? kmsg_path : KMSG_DEVICE, sv.krules))) {
-			fprintf(stderr, "pagetop: out of memory\n");
-			goto out;
-		}
 	}
 	if ((sv.listen_fd = serve_listen(listen_spec, shown, sizeof(shown), why, sizeof(why))) < 0) {
 		fprintf(stderr, "pagetop: serve: %s\n", why);
@@ -587,18 +512,18 @@ cmd_serve_exec(int argc, char **argv)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 
-	serve_tick(&sv, pti_every, &last_pti);
-	fprintf(stderr, "pagetop: serving http://%s/metrics, sampling %s every %gs\n", shown, root,
-		delay);
-	next = clock_mono() + delay;
+	serve_tick(&sv);
+	fprintf(stderr, "pagetop: serving http://%s/metrics, sampling %s every %gs\n", shown,
+		lo.root, lo.interval);
+	next = clock_mono() + lo.interval;
 	while (!serve_quit) {
 		if (clock_mono() >= next) {
 			if (iterations && (long)sv.tick >= iterations)
 				break;
-			serve_tick(&sv, pti_every, &last_pti);
-			next += delay;
+			serve_tick(&sv);
+			next += lo.interval;
 			if (next < clock_mono())
-				next = clock_mono() + delay;	/* stalled: no catching up */
+				next = clock_mono() + lo.interval;	/* stalled: no catching up */
 			continue;
 		}
 		serve_wait(&sv, next);

@@ -34,3 +34,23 @@ cmd_usage(FILE *f)
 		fprintf(f, "  %s %s\n      %s\n", (*e)->name, (*e)->usage, (*e)->summary);
 	fprintf(f, "\nSee pagetop(1).\n");
 }
+
+void
+cmd_command_line(const char *name, int argc, char **argv, char *dst, size_t size)
+{
+	size_t n = (size_t)snprintf(dst, size, "pagetop%s%s", name ? " " : "", name ? name : "");
+
+	for (int i = 1; i < argc && n + 1 < size; i++)
+		n += (size_t)snprintf(dst + n, size - n, " %s", argv[i]);
+}
+
+void
+cmd_print_lines(FILE *f, const char *text)
+{
+	while (*text) {
+		int n = (int)strcspn(text, "\n");
+
+		fprintf(f, "pagetop: %.*s\n", n, text);
+		text += n + (text[n] == '\n');
+	}
+}

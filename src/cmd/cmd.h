@@ -25,6 +25,11 @@ extern const struct cmd_entry cmd_serve_entry;
 /* The entry named name, or NULL. */
 const struct cmd_entry *cmd_find(const char *name);
 void cmd_usage(FILE *f);
+/* How pagetop was started, for a recording's header: "pagetop record -o x"
+ * from the command name (NULL for the dashboard) and its arguments. */
+/* Each line of text on f as "pagetop: LINE". */
+void cmd_print_lines(FILE *f, const char *text);
+void cmd_command_line(const char *name, int argc, char **argv, char *dst, size_t size);
 
 /* Exit statuses. */
 #define EXIT_USAGE	2

@@ -1,25 +1,28 @@
-/* The live dashboard: samples on a timer into the history and draws the
- * current view; keys switch views, pause and step through the history. */
+/* The dashboard: samples from a feed into the history, the current view
+ * drawn; keys switch views, pause and step through the history, and on a
+ * recording play, seek and jump to events. */
 #ifndef PAGETOP_DASHBOARD_H
 #define PAGETOP_DASHBOARD_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "model/feed.h"
 
 struct dashboard_opts {
-	const char *root;	/* proc root */
-	double delay;		/* seconds between samples */
-	double pti_every;	/* seconds between pagetypeinfo reads */
 	double history;		/* seconds of history kept */
-	long iterations;	/* exit after this many samples; 0: run until quit */
+	long iterations;	/* live: exit after this many samples; 0: until quit */
 	bool ascii;		/* no UTF-8 glyphs */
 	bool color;
-	const char *replay;	/* a recording to replay instead of sampling */
-	const char *replay_at;	/* where the replay starts, "" or NULL: the start */
-	const char *record;	/* record from the start to this file, or NULL */
-	const char *kmsg;	/* the kernel log to read; NULL: /dev/kmsg on a real procfs */
+	size_t start;		/* a recording: the sample shown first */
+	const char *record;	/* live: record from the start to this file, or NULL */
+	const char *cmdline;	/* how pagetop was started, for a recording's header */
+	const char *note;	/* a first line for the status line, or NULL */
 };
 
-/* Runs until quit; returns the exit status. */
-int dashboard_run(const struct dashboard_opts *o);
+/* false, with one line on stderr, when stdin or stdout is not a terminal. */
+bool dashboard_has_terminal(void);
+/* Runs on feed f until quit; returns the exit status. f stays the caller's. */
+int dashboard_run(const struct dashboard_opts *o, struct feed *f);
 
 #endif

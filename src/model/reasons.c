@@ -17,6 +17,7 @@
  */
 
 #include "model/reasons.h"
+#include "util/paths.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -393,4 +394,14 @@ reasons_match(const struct reasons *rs, const struct stack *st,
 	}
 	out->frame = pick;
 	out->reason = funcs[pick];
+}
+
+int
+reasons_load_installed(struct reasons *out, char *why, size_t size)
+{
+	char sys[4096], user[4096];
+
+	paths_data("wait-reasons", sys, sizeof(sys));
+	paths_config("wait-reasons", user, sizeof(user));
+	return reasons_load(out, sys, user, why, size);
 }

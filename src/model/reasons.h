@@ -72,6 +72,8 @@ int reasons_parse(const char *buf, size_t len, bool user, struct reasons *out,
  */
 int reasons_load(struct reasons *out, const char *system_path, const char *user_path,
 		 char *why, size_t size);
+/* The installed table (paths_data) and the user's (paths_config). */
+int reasons_load_installed(struct reasons *out, char *why, size_t size);
 
 /* The best rule for st; with no match, the first frame that is not
  * scheduler plumbing (schedule, io_schedule, ...), category other; with

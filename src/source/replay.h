@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "model/feed.h"
 #include "ptrec/recfile.h"
 #include "model/sample.h"
 
@@ -39,5 +40,12 @@ void replay_host_facts(const struct replay *rp, char *dst, size_t size);
  * after it when earlier), "2026-11-30 14:03:10", "+5m" / "-30s" from
  * base, or seconds since the epoch. The wall time, or NAN. */
 double replay_parse_time(const struct replay *rp, const char *s, double base);
+
+/* The recording as a feed (replay-feed.c): NULL with why when path cannot
+ * be read as one. A recording of no samples opens, with a count of 0. */
+struct feed *replay_feed_open(const char *path, char *why, size_t size);
+/* The recording behind a feed from replay_feed_open(), for what only a
+ * recording has (its header, damage, index). */
+struct replay *replay_feed_replay(const struct feed *f);
 
 #endif

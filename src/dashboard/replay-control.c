@@ -1,0 +1,349 @@
+/*
+ * Replay control. The history holds the samples decoded so far around the
+ * one shown; a seek decodes from the keyframe before the target, with the
+ * samples before it so the charts have their past. Play advances at the
+ * recorded pace times the speed. n and N search the recording in order
+ * for the next moment worth stopping at.
+ */
+#include "dashboard/replay-control.h"
+#include "model/counters.h"
+#include "model/stall-events.h"
+#include "util/arith.h"
+#include "util/fmt.h"
+#include "views/draw.h"
+
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "source/replay.h"
+
+void
+replay_control_init(struct replay_control *rc, struct feed *f, struct history *h,
+		    struct events *ev)
+{
+	*rc = (struct replay_control){ .f = f, .h = h, .ev = ev, .n = feed_count(f), .speed = 1 };
+}
+
+size_t
+replay_control_shown(const struct replay_control *rc)
+{
+	return rc->hist_base + (size_t)rc->seq;
+}
+
+/* Sample i into the feed's tick; a message when it cannot be decoded. */
+static bool
+replay_control_load(struct replay_control *rc, size_t i)
+{
+	if (feed_seek(rc->f, i) < 0) {
+		snprintf(rc->message, sizeof(rc->message), "%.250s", rc->f->why);
+		return false;
+	}
+	return true;
+}
+
+void
+replay_control_load_shown(struct replay_control *rc)
+{
+	if (rc->f->at != replay_control_shown(rc))
+		replay_control_load(rc, replay_control_shown(rc));
+}
+
+/* Pushes sample i, decoded, into the history. */
+static bool
+replay_control_push(struct replay_control *rc, size_t i)
+{
+	const struct tick *t = &rc->f->tick;
+
+	if (!replay_control_load(rc, i))
+		return false;
+	history_push(rc->h, t->s, t->have_groups ? t->groups : NULL);
+	events_push(rc->ev, rc->h->next - 1, t->s);
+	return true;
+}
+
+/* A damaged stretch is skipped over. */
+void
+replay_control_goto(struct replay_control *rc, size_t target)
+{
+	size_t start, cap = rc->h->cap;
+
+	if (rc->n == 0)
+		return;
+	if (target >= rc->n)
+		target = rc->n - 1;
+	start = target > REPLAY_BEFORE ? target - REPLAY_BEFORE : 0;
+	if (target - start >= cap)
+		start = target - cap + 1;
+	history_reset(rc->h);
+	events_reset(rc->ev);
+	rc->hist_base = start;
+	for (size_t i = start; i <= target; i++)
+		if (!replay_control_push(rc, i)) {
+			/* Keep the history's seqs in step with the recording's indices. */
+			history_reset(rc->h);
+			events_reset(rc->ev);
+			rc->hist_base = i + 1;
+		}
+	if (rc->h->next == 0) {
+		rc->hist_base = target;
+		rc->seq = 0;
+		return;
+	}
+	rc->seq = rc->h->next - 1;
+}
+
+/* One sample forward: from the history if it holds it, else decoded. */
+static void
+replay_control_forward(struct replay_control *rc)
+{
+	size_t p = replay_control_shown(rc);
+	uint64_t first, last;
+
+	if (p + 1 >= rc->n) {
+		rc->playing = false;
+		return;
+	}
+	if (history_range(rc->h, &first, &last) && rc->seq < last) {
+		rc->seq++;
+		return;
+	}
+	if (replay_control_push(rc, p + 1))
+		rc->seq = rc->h->next - 1;
+	else
+		replay_control_goto(rc, p + 1);
+}
+
+static void
+replay_control_back(struct replay_control *rc)
+{
+	uint64_t first, last;
+	size_t p = replay_control_shown(rc);
+
+	if (p == 0)
+		return;
+	if (history_range(rc->h, &first, &last) && rc->seq > first)
+		rc->seq--;
+	else
+		replay_control_goto(rc, p - 1);
+}
+
+double
+replay_control_play(struct replay_control *rc)
+{
+	size_t p = replay_control_shown(rc);
+	double dt = p + 1 < rc->n ? feed_time_of(rc->f, p + 1) - feed_time_of(rc->f, p) : 1;
+
+	replay_control_forward(rc);
+	return arith_min(arith_max(dt / rc->speed, 0.01), 5);
+}
+
+/* Is the tick's sample (with the one before it) worth stopping at? A
+ * kernel log event, or what stall_events() finds: PSI memory rising past
+ * 10%, reclaim stalls starting, a group of blocked tasks that was not
+ * there before. m (NULL: none) spares matching every vmstat name of every
+ * sample. */
+static bool
+replay_control_event(const struct sample *prev, const struct sample *cur,
+		     struct counters_map *m, bool *stalling)
+{
+	struct counters p, c;
+	int task;
+	bool stall;
+
+	if (m) {
+		counters_from_vmstat_mapped(&prev->vm, m, &p);
+		counters_from_vmstat_mapped(&cur->vm, m, &c);
+	} else {
+		counters_from_vmstat(&prev->vm, &p);
+		counters_from_vmstat(&cur->vm, &c);
+	}
+	/* Called whatever the log says: it follows whether stalls go on. */
+	stall = stall_events(prev, &p, cur, &c, stalling, &task) != 0;
+	return stall || cur->kmsg.n > 0;
+}
+
+/* Sample i, decoded in order, is an event (with i - 1 decoded just before). */
+static bool
+replay_control_event_at(struct replay_control *rc, size_t i, struct counters_map *m,
+			bool *stalling)
+{
+	const struct tick *t = &rc->f->tick;
+
+	return feed_seek(rc->f, i) == 0 && t->prev &&
+	    replay_control_event(t->prev, t->s, m, stalling);
+}
+
+/* Samples searched at a time going back: an event close by is found
+ * without decoding from the start of a day's recording. */
+#define EVENT_WINDOW	600
+
+/* The next (dir 1) or previous (dir -1) event from the shown sample: a
+ * mark, a gap, or what replay_control_event() finds. SIZE_MAX when none. */
+static size_t
+replay_control_find_event(struct replay_control *rc, int dir)
+{
+	size_t p = replay_control_shown(rc), best = SIZE_MAX, nm, found = SIZE_MAX;
+	const struct feed_mark *m = feed_marks(rc->f, &nm);
+	struct counters_map *map = malloc(sizeof(*map));
+	bool stalling = false;
+
+	if (map)
+		counters_map_init(map);
+	for (size_t k = 0; k < nm; k++) {
+		size_t at = m[k].sample;
+
+		if (dir > 0 ? at > p && (best == SIZE_MAX || at < best) :
+		    at < p && (best == SIZE_MAX || at > best))
+			best = at;
+	}
+	/* Decode in order (cheap) over the stretch to search. */
+	if (dir > 0) {
+		size_t end = best == SIZE_MAX ? rc->n : best;
+
+		feed_seek(rc->f, p);
+		for (size_t i = p + 1; i < end && found == SIZE_MAX; i++)
+			if (replay_control_event_at(rc, i, map, &stalling))
+				found = i;
+	} else {
+		size_t from = best == SIZE_MAX ? 0 : best;
+
+		/* A window at a time, from the shown sample back to from. Each
+		 * is decoded from two samples early, as "stalls beginning"
+		 * needs to know whether the sample before stalled. */
+		for (size_t hi = p; hi > from + 1 && found == SIZE_MAX;) {
+			size_t lo = hi - from > EVENT_WINDOW ? hi - EVENT_WINDOW : from + 1;
+			size_t start = lo >= from + 2 ? lo - 2 : from;
+
+			stalling = false;
+			feed_seek(rc->f, start);
+			for (size_t i = start + 1; i < hi; i++)
+				if (replay_control_event_at(rc, i, map, &stalling) && i >= lo)
+					found = i;
+			hi = lo;
+		}
+	}
+	free(map);
+	return found != SIZE_MAX ? found : best;
+}
+
+/* Stopped at a sample with kernel log events: the first, on the status line. */
+static void
+replay_control_say_kmsg(struct replay_control *rc)
+{
+	const struct kmsg_sample *k = &rc->f->tick.s->kmsg;
+	char brief[160];
+
+	if (rc->f->at != replay_control_shown(rc) || k->n == 0)
+		return;
+	kmsg_event_brief(&k->ev[0], brief, sizeof(brief));
+	snprintf(rc->message, sizeof(rc->message), "kernel: %s %s%s (5 Events)",
+		 kmsg_kind_name(k->ev[0].kind), brief, k->n > 1 ? " and more" : "");
+}
+
+bool
+replay_control_key(struct replay_control *rc, int ch)
+{
+	static const double speeds[] = { 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64 };
+	int k = 0;
+	size_t at;
+
+	while (k < 8 && speeds[k] < rc->speed)
+		k++;
+	switch (ch) {
+	case ' ':
+		rc->playing = !rc->playing;
+		if (rc->playing && replay_control_shown(rc) + 1 >= rc->n)
+			replay_control_goto(rc, 0);
+		return true;
+	case KEY_LEFT:
+		rc->playing = false;
+		replay_control_back(rc);
+		return true;
+	case KEY_RIGHT:
+		rc->playing = false;
+		replay_control_forward(rc);
+		return true;
+	case KEY_HOME:
+		replay_control_goto(rc, 0);
+		return true;
+	case KEY_END:
+		rc->playing = false;
+		replay_control_goto(rc, rc->n - 1);
+		return true;
+	case '-':
+	case '[':
+		rc->speed = speeds[k > 0 ? k - 1 : 0];
+		return true;
+	case '+':
+	case '=':
+	case ']':
+		rc->speed = speeds[k < 8 && speeds[k] <= rc->speed ? k + 1 : k];
+		return true;
+	case 'n':
+	case 'N':
+		rc->playing = false;
+		at = replay_control_find_event(rc, ch == 'n' ? 1 : -1);
+		if (at == SIZE_MAX) {
+			snprintf(rc->message, sizeof(rc->message), "no %s event", ch == 'n' ?
+				 "later" : "earlier");
+		} else {
+			replay_control_goto(rc, at);
+			replay_control_say_kmsg(rc);
+		}
+		return true;
+	}
+	return false;
+}
+
+void
+replay_control_go(struct replay_control *rc, const char *text)
+{
+	double base = history_wall(rc->h, rc->seq);
+	double t = replay_parse_time(replay_feed_replay(rc->f), text, isnan(base) ? 0 : base);
+
+	if (isnan(t))
+		snprintf(rc->message, sizeof(rc->message), "not a time: '%.60s' (14:03:10, "
+			 "2026-11-30 14:03:10, +5m, -30s)", text);
+	else
+		replay_control_goto(rc, feed_find(rc->f, t));
+}
+
+/* The column of sample i on a line of w. */
+static int
+replay_control_x(const struct replay_control *rc, size_t i, int w)
+{
+	return 1 + (int)((double)i * (w - 1) / (double)(rc->n > 1 ? rc->n - 1 : 1));
+}
+
+void
+replay_control_timeline(const struct replay_control *rc, int y, int cols)
+{
+	size_t nm, p = replay_control_shown(rc);
+	const struct feed_mark *m = feed_marks(rc->f, &nm);
+	double t0 = rc->n ? feed_time_of(rc->f, 0) : 0;
+	double t1 = rc->n ? feed_time_of(rc->f, rc->n - 1) : 0;
+	char a[24], b[24];
+	int w;
+
+	fmt_duration(rc->n ? feed_time_of(rc->f, p) - t0 : 0, a, sizeof(a));
+	fmt_duration(t1 - t0, b, sizeof(b));
+	draw_clear_line(y, 0, cols, ST_NORMAL);
+	w = cols - (int)strlen(a) - (int)strlen(b) - 6;
+	if (w < 10 || rc->n == 0)
+		return;
+	draw_text(y, 0, cols, ST_DIM, "[");
+	for (int x = 0; x < w; x++)
+		draw_text(y, 1 + x, 1, ST_DIM, draw_utf8() ? "\u2500" : "-");
+	/* Gaps first, so that a mark at the same place shows. */
+	for (size_t k = 0; k < nm; k++)
+		if (m[k].kind == FEED_GAP)
+			draw_text(y, replay_control_x(rc, m[k].sample, w), 1, ST_BAD, "!");
+	for (size_t k = 0; k < nm; k++)
+		if (m[k].kind == FEED_MARK)
+			draw_text(y, replay_control_x(rc, m[k].sample, w), 1, ST_WARN, "|");
+	draw_text(y, replay_control_x(rc, p, w), 1, ST_SELECTED, "%s", draw_utf8() ? "\u25c6" : "*");
+	draw_text(y, 1 + w, cols, ST_DIM, "] %s / %s", a, b);
+}

@@ -1,0 +1,239 @@
+/*
+ * The live tick. Each next() reads the kernel's files into the sample
+ * (pagetypeinfo only every pti_every seconds: it takes the zone lock),
+ * then the task scan, sensors and the kernel log, and hands the sample to
+ * the tick. Every command that samples the running system goes through
+ * here, so they all read the same sources on the same conditions. Nothing
+ * is allocated after live_open().
+ */
+#include "source/live.h"
+#include "source/host-read.h"
+#include "source/kmsg-source.h"
+#include "source/libsensors.h"
+#include "source/marks.h"
+#include "source/sampler.h"
+#include "source/taskscan.h"
+#include "util/clock.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct live {
+	struct feed f;		/* first: the feed is the live */
+	struct live_opts o;
+	struct sampler sp;
+	bool sp_open;
+	struct sample *s;
+	struct taskscan *ts;		/* NULL: no task scan (captured files) */
+	struct sensors_source *sensors;	/* NULL: not this machine's */
+	struct kmsg_rules *krules;
+	struct kmsg_source *kmsg;	/* NULL: no kernel log */
+	const char *kmsg_path;
+	int mark_fd;
+	char mark_path[256];
+	double last_pti;
+	size_t ticks;
+};
+
+static struct live *
+live_of(const struct feed *f)
+{
+	return (struct live *)f;
+}
+
+static void
+live_note(struct feed *f, const char *what, int err)
+{
+	size_t n = strlen(f->note);
+
+	snprintf(f->note + n, sizeof(f->note) - n, "%s%s", n ? "\n" : "", what);
+	if (err == EINVAL || !f->note_err)
+		f->note_err = err;
+}
+
+static int
+live_next(struct feed *f)
+{
+	struct live *l = live_of(f);
+	struct sample *s = l->s;
+	unsigned mask = SRC_ALL;
+	double t = clock_mono();
+
+	if (l->ticks > 0 && t - l->last_pti < f->pti_every - 0.001)
+		mask &= ~SRC_BIT(SRC_PAGETYPEINFO);
+	else
+		l->last_pti = t;
+	sampler_read(&l->sp, s, mask);
+	if (l->sensors)
+		sensors_read(l->sensors, &s->sensors);
+	s->status[SRC_TASKS].err = ENOENT;
+	if (l->ts) {
+		taskscan_read(l->ts, s->mono, &s->tasks);
+		s->status[SRC_TASKS].err = 0;
+	}
+	if (l->kmsg) {
+		kmsg_source_read(l->kmsg, &s->kmsg);
+		if (l->o.once && l->o.kmsg)
+			kmsg_source_flush(l->kmsg, &s->kmsg);
+	}
+	tick_update(&f->tick);
+	f->at = l->ticks++;
+	return 0;
+}
+
+static int
+live_seek(struct feed *f, size_t i)
+{
+	(void)f;
+	(void)i;
+	return -ENOTSUP;
+}
+
+static size_t
+live_count(const struct feed *f)
+{
+	return live_of(f)->ticks;
+}
+
+/* Live, only the sample in hand has a time. */
+static double
+live_time_of(const struct feed *f, size_t i)
+{
+	return i == f->at && live_of(f)->ticks ? f->tick.s->wall : NAN;
+}
+
+static size_t
+live_find(const struct feed *f, double t)
+{
+	(void)t;
+	return f->at;
+}
+
+static int
+live_poll_fds(const struct feed *f, int *fds, int max)
+{
+	const struct live *l = live_of(f);
+
+	if (l->mark_fd < 0 || max < 1)
+		return 0;
+	fds[0] = l->mark_fd;
+	return 1;
+}
+
+static int
+live_mark_receive(struct feed *f, char *text, size_t size)
+{
+	return marks_receive(live_of(f)->mark_fd, text, size);
+}
+
+static void
+live_close(struct feed *f)
+{
+	struct live *l = live_of(f);
+
+	marks_close(l->mark_fd, l->mark_path);
+	if (l->ts)
+		taskscan_free(l->ts);
+	if (l->sensors)
+		sensors_close(l->sensors);
+	kmsg_source_close(l->kmsg);
+	free(l->krules);
+	tick_free(&f->tick);
+	free(l->s);
+	if (l->sp_open)
+		sampler_free(&l->sp);
+	free(l);
+}
+
+static const struct feed_ops live_ops = {
+	.next = live_next,
+	.seek = live_seek,
+	.count = live_count,
+	.time_of = live_time_of,
+	.find = live_find,
+	.poll_fds = live_poll_fds,
+	.mark_receive = live_mark_receive,
+	.close = live_close,
+};
+
+struct feed *
+live_open(const struct live_opts *o, char *why, size_t size)
+{
+	struct live *l = calloc(1, sizeof(*l));
+	char what[512];
+	int r;
+
+	if (!l) {
+		snprintf(why, size, "out of memory");
+		return NULL;
+	}
+	l->o = *o;
+	l->mark_fd = -1;
+	l->f.ops = &live_ops;
+	l->f.live = true;
+	l->f.interval = o->interval;
+	l->f.pti_every = o->pti_every > 0 ? o->pti_every : LIVE_PTI_EVERY;
+	if ((r = sampler_init(&l->sp, o->root)) < 0) {
+		snprintf(why, size, "%s: %s", o->root, strerror(-r));
+		free(l);
+		return NULL;
+	}
+	l->sp_open = true;
+	host_read(&l->f.host, o->root);
+	if (!(l->s = calloc(1, sizeof(*l->s))))
+		goto nomem;
+	if ((r = tick_init(&l->f.tick, what, sizeof(what))) == -ENOMEM)
+		goto nomem;
+	/* A malformed table is bad input; a missing one, a broken install
+	 * that leaves tasks explained by their first frame. */
+	if (r < 0)
+		live_note(&l->f, what, -r);
+	l->f.tick.s = l->s;
+	/* Tasks, sensors and the kernel log belong to this machine: a tree
+	 * of captured files has none (--kmsg names a log anyway). */
+	if (l->sp.fs.is_procfs) {
+		if (!(l->ts = taskscan_new(o->root)) || !(l->sensors = sensors_open()))
+			goto nomem;
+	}
+	if (o->kmsg || l->sp.fs.is_procfs) {
+		l->kmsg_path = o->kmsg ? o->kmsg : KMSG_DEVICE;
+		if (!(l->krules = calloc(1, sizeof(*l->krules))))
+			goto nomem;
+		if ((r = kmsg_rules_load_installed(l->krules, what, sizeof(what))) < 0)
+			live_note(&l->f, what, -r);
+		if (!(l->kmsg = kmsg_source_open(l->kmsg_path, l->krules)))
+			goto nomem;
+	}
+	/* `pagetop mark` reaches every feed that takes marks; without the
+	 * socket, sampling goes on with no marks from scripts. */
+	if (o->marks &&
+	    (l->mark_fd = marks_listen(l->mark_path, sizeof(l->mark_path), what, sizeof(what))) < 0) {
+		char line[600];
+
+		snprintf(line, sizeof(line), "marks: %s", what);
+		live_note(&l->f, line, EAGAIN);
+	}
+	return &l->f;
+nomem:
+	snprintf(why, size, "out of memory");
+	live_close(&l->f);
+	return NULL;
+}
+
+uint32_t
+live_kmsg_bad(const struct feed *f, const char **first)
+{
+	const struct live *l = live_of(f);
+
+	*first = "";
+	return l->kmsg ? kmsg_source_bad(l->kmsg, first) : 0;
+}
+
+const char *
+live_kmsg_path(const struct feed *f)
+{
+	return live_of(f)->kmsg_path;
+}
