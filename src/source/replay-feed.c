@@ -182,11 +182,7 @@ replay_feed_open(const char *path, char *why, size_t size)
 	rf->f.ops = &replay_feed_ops;
 	rf->f.at = SIZE_MAX;
 	hd = rec_reader_header(rf->rp->r);
-	snprintf(rf->f.host.hostname, sizeof(rf->f.host.hostname), "%s", hd->hostname);
-	snprintf(rf->f.host.release, sizeof(rf->f.host.release), "%s", hd->release);
-	snprintf(rf->f.host.machine, sizeof(rf->f.host.machine), "%.32s", hd->machine);
-	rf->f.host.page_size = hd->page_size;
-	rf->f.host.ncpus = hd->cpus;
+	replay_host(rf->rp, &rf->f.host);
 	rf->f.interval = hd->interval;
 	/* Recordings before the header said: the default of the time. */
 	rf->f.pti_every = 10;

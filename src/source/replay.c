@@ -126,20 +126,24 @@ replay_report_damage(const struct replay *rp, const char *path, FILE *f)
 }
 
 void
+replay_host(const struct replay *rp, struct host *h)
+{
+	const struct rec_header *hd = rec_reader_header(rp->r);
+
+	*h = (struct host){ .page_size = hd->page_size, .ncpus = hd->cpus, .nodes = hd->nodes,
+			    .pageblock_order = hd->pageblock_order, .mem_kb = hd->mem_kb };
+	snprintf(h->hostname, sizeof(h->hostname), "%s", hd->hostname);
+	snprintf(h->release, sizeof(h->release), "%s", hd->release);
+	snprintf(h->machine, sizeof(h->machine), "%s", hd->machine);
+}
+
+void
 replay_host_facts(const struct replay *rp, char *dst, size_t size)
 {
-	const struct rec_header *h = rec_reader_header(rp->r);
-	size_t n;
+	struct host h;
 
-	n = (size_t)snprintf(dst, size, "%s, Linux %s %s", h->hostname, h->release, h->machine);
-	if (h->cpus > 0 && n < size)
-		n += (size_t)snprintf(dst + n, size - n, ", %d CPUs", h->cpus);
-	if (h->mem_kb > 0 && n < size)
-		n += (size_t)snprintf(dst + n, size - n, ", %lld kB", (long long)h->mem_kb);
-	if (h->page_size > 0 && n < size)
-		n += (size_t)snprintf(dst + n, size - n, ", page size %ld", h->page_size);
-	if (h->pageblock_order >= 0 && n < size)
-		snprintf(dst + n, size - n, ", pageblock order %d", h->pageblock_order);
+	replay_host(rp, &h);
+	host_facts(&h, dst, size);
 }
 
 double

@@ -35,6 +35,8 @@ int replay_report_damage(const struct replay *rp, const char *path, FILE *f);
 /* The recording host's facts in one line, for dump --info and report:
  * "vm, Linux 6.18.44 x86_64, 2 CPUs, 24684084 kB, page size 4096,
  * pageblock order 9" (a fact the recorder did not know is left out). */
+/* The recording host's facts, as the header has them. */
+void replay_host(const struct replay *rp, struct host *h);
 void replay_host_facts(const struct replay *rp, char *dst, size_t size);
 /* Time strings: "14:03:10" (on the recording's first day, or the next
  * after it when earlier), "2026-11-30 14:03:10", "+5m" / "-30s" from
