@@ -55,6 +55,19 @@ check_eq "--since/--until: samples 3 to 5" "$(col time $T/range.csv | tr '\n' ' 
 $PAGETOP export $REC --format csv --until +10s > $T/rel.csv
 check_eq "--until +10s: relative to the start" "$(($(wc -l < $T/rel.csv) - 1))" \
 	"$(jq -s '.[0].time as $t | map(select(.time <= $t + 10)) | length' $T/dump.jsonl)"
+# -D counts back from the last sample (as report --since does), not from the first.
+$PAGETOP export $REC --format csv --since -10s > $T/last.csv
+k=$(($(wc -l < $T/last.csv) - 1))
+if [ "$k" -ge 10 ] && [ "$k" -le 11 ]; then ok "--since -10s: the last 10 s ($k samples of $n)"; else not_ok "--since -10s: the last 10 s" "$k samples of $n"; fi
+check_eq "... the recording's last $k samples" "$(col time $T/last.csv | md5sum)" \
+	"$(jq -r '.time' $T/dump.jsonl | tail -n $k | md5sum)"
+$PAGETOP export $REC --format csv --since +10s --until -10s > $T/mid.csv
+check_eq "--since +10s --until -10s: all but the first and last 10 s" "$(($(wc -l < $T/mid.csv) - 1))" \
+	"$(jq -s '.[0].time as $a | .[-1].time as $b | map(select(.time >= $a + 10 and .time <= $b - 10)) | length' $T/dump.jsonl)"
+err=$(TZ=UTC $PAGETOP export $REC --format csv --since -1h 2>&1 >/dev/null)
+check_eq "--since -1h on 149 s: usage error" "$?" 2
+check_eq "... one line naming the recording's span" "$err" \
+	"pagetop: export: --since: '-1h' is before the recording's start (2026-11-30 04:35:11.254 to 04:37:40.255)"
 $PAGETOP export $REC --format csv --source vmstat,pressure > $T/src.csv
 check_match "--source vmstat,pressure: their columns" "$(head -1 $T/src.csv)" \
 	'^time,vmstat_.*,pressure_avg_ratio\..*,source_up\.vmstat,source_up\.pressure/cpu,'

@@ -100,6 +100,10 @@ check_match "--until +0.3s: the first two samples" "$(cat $T/first.txt)" '^Sampl
 err=$($PAGETOP report $T/rt.ptrec --since "next week" 2>&1)
 check_eq "a bad --since: exit 2" "$?" 2
 check_match "... and says what a time is" "$err" "^pagetop: report: --since: 'next week' is not a time"
+err=$($PAGETOP report $T/rt.ptrec --since -1h 2>&1)
+check_eq "--since before the recording: exit 2" "$?" 2
+check_match "... one line naming its span" "$err" \
+	"^pagetop: report: --since: '-1h' is before the recording's start \\([0-9-]+ [0-9:]+\\.[0-9]{3} to ([0-9-]+ )?[0-9:]+\\.[0-9]{3}\\)\$"
 err=$($PAGETOP report $T/rt.ptrec --since "$last" --until "$first" 2>&1)
 check_eq "an empty range: exit 1" "$?" 1
 check_eq "... with one line" "$err" "pagetop: $T/rt.ptrec: no samples between --since and --until"

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd-opts.h"
 #include "output/json.h"
 #include "parse/kmsg.h"
 #include "source/replay.h"
@@ -143,13 +144,12 @@ static const struct {
 
 /*
  * pagetypeinfo is read less often than the rest: a sample between reads
- * gets the last read before it, copied in with its time. The sample i is
- * decoded again afterwards.
+ * gets the last read before it (kept in *pti while sample i is decoded
+ * again), copied in with its time.
  */
 static double
-dump_pti_in_force(struct replay *rp, size_t i)
+dump_pti_in_force(struct replay *rp, size_t i, struct pagetypeinfo *pti)
 {
-	static struct pagetypeinfo pti;
 	double when = NAN;
 
 	if (rp->cur->status[SRC_PAGETYPEINFO].err != SRC_NOT_READ)
@@ -160,14 +160,14 @@ dump_pti_in_force(struct replay *rp, size_t i)
 		if (rp->cur->status[SRC_PAGETYPEINFO].err == SRC_NOT_READ)
 			continue;
 		if (sample_has(rp->cur, SRC_PAGETYPEINFO)) {
-			pti = rp->cur->pti;
+			*pti = rp->cur->pti;
 			when = rp->cur->wall;
 		}
 		break;
 	}
 	if (replay_seek(rp, i) < 0 || isnan(when))
 		return NAN;
-	rp->cur->pti = pti;
+	rp->cur->pti = *pti;
 	rp->cur->status[SRC_PAGETYPEINFO].err = 0;
 	return when;
 }
@@ -247,6 +247,7 @@ cmd_dump_exec(int argc, char **argv)
 	const char *at = NULL, *path;
 	bool as_json = false, info = false, printed = false;
 	unsigned mask = 0;
+	struct pagetypeinfo *pti = NULL;
 	struct replay *rp;
 	char why[512];
 	int c, status = 0;
@@ -279,17 +280,13 @@ cmd_dump_exec(int argc, char **argv)
 			info = true;
 			break;
 		case 'h':
-			printf("usage: pagetop dump %s\n", cmd_dump_entry.usage);
-			return 0;
+			return cmd_opt_usage(&cmd_dump_entry, true);
 		default:
-			fprintf(stderr, "usage: pagetop dump %s\n", cmd_dump_entry.usage);
-			return EXIT_USAGE;
+			return cmd_opt_usage(&cmd_dump_entry, false);
 		}
 	}
-	if (optind + 1 != argc) {
-		fprintf(stderr, "usage: pagetop dump %s\n", cmd_dump_entry.usage);
-		return EXIT_USAGE;
-	}
+	if (optind + 1 != argc)
+		return cmd_opt_usage(&cmd_dump_entry, false);
 	path = argv[optind];
 	if (!mask)
 		mask = ~0u;
@@ -310,14 +307,12 @@ cmd_dump_exec(int argc, char **argv)
 	from = 0;
 	to = n - 1;
 	if (at) {
-		double t = replay_parse_time(rp, at, rec_reader_time(rp->r, 0));
+		struct when_span span;
+		double t;
 
-		if (isnan(t)) {
-			fprintf(stderr, "pagetop: dump: --at: '%s' is not a time (14:03:10, "
-				"\"2026-11-30 14:03:10\", +5m)\n", at);
-			status = EXIT_USAGE;
+		cmd_opt_recording_span(rp->r, n, &span);
+		if ((status = cmd_opt_time("dump", "--at", at, &span, &t)) != 0)
 			goto out;
-		}
 		from = to = rec_reader_find(rp->r, t);
 	} else if (!as_json) {
 		from = to = n - 1;	/* text without --at: the last moment */
@@ -344,7 +339,15 @@ cmd_dump_exec(int argc, char **argv)
 				dump_events(rp->cur, &printed);
 			if (i != to)
 				continue;
-			pti_when = mask & SRC_BIT(SRC_PAGETYPEINFO) ? dump_pti_in_force(rp, i) : NAN;
+			pti_when = NAN;
+			if (mask & SRC_BIT(SRC_PAGETYPEINFO)) {
+				if (!pti && !(pti = malloc(sizeof(*pti)))) {
+					fprintf(stderr, "pagetop: out of memory\n");
+					status = 1;
+					goto out;
+				}
+				pti_when = dump_pti_in_force(rp, i, pti);
+			}
 			if (printed && (mask & ~DUMP_EVENTS))
 				printf("\n");
 			if (!dump_text(path, rp->cur, mask, pti_when))
@@ -356,6 +359,7 @@ cmd_dump_exec(int argc, char **argv)
 	if (replay_report_damage(rp, path, stderr) > 0)
 		status = 1;
 out:
+	free(pti);
 	replay_close(rp);
 	return status;
 }

@@ -6,12 +6,12 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd-opts.h"
 #include "util/arith.h"
 #include "output/export-om.h"
 #include "output/json.h"
@@ -147,20 +147,6 @@ json_line(struct export_walk *w, unsigned mask, FILE *out)
 	memcpy(s->status, saved, sizeof(saved));
 }
 
-static bool
-parse_bound(struct replay *rp, const char *opt, const char *arg, double *t)
-{
-	if (!arg)
-		return true;
-	*t = replay_parse_time(rp, arg, rec_reader_time(rp->r, 0));
-	if (isnan(*t)) {
-		fprintf(stderr, "pagetop: export: %s: '%s' is not a time (14:03:10, "
-			"\"2026-11-30 14:03:10\", +5m, seconds since the epoch)\n", opt, arg);
-		return false;
-	}
-	return true;
-}
-
 static int
 cmd_export_exec(int argc, char **argv)
 {
@@ -179,7 +165,6 @@ cmd_export_exec(int argc, char **argv)
 	struct export_om *om = NULL;
 	int64_t *vals = NULL;
 	unsigned mask = 0;
-	double t0 = -INFINITY, t1 = INFINITY;
 	size_t n, from, to, start;
 	bool built = false;
 	char why[512], sys[4096], user[4096];
@@ -204,17 +189,13 @@ cmd_export_exec(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			printf("usage: pagetop export %s\n", cmd_export_entry.usage);
-			return 0;
+			return cmd_opt_usage(&cmd_export_entry, true);
 		default:
-			fprintf(stderr, "usage: pagetop export %s\n", cmd_export_entry.usage);
-			return EXIT_USAGE;
+			return cmd_opt_usage(&cmd_export_entry, false);
 		}
 	}
-	if (optind + 1 != argc || !format) {
-		fprintf(stderr, "usage: pagetop export %s\n", cmd_export_entry.usage);
-		return EXIT_USAGE;
-	}
+	if (optind + 1 != argc || !format)
+		return cmd_opt_usage(&cmd_export_entry, false);
 	if (strcmp(format, "csv") == 0)
 		fmt = EXPORT_CSV;
 	else if (strcmp(format, "json") == 0)
@@ -249,19 +230,9 @@ cmd_export_exec(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
-	if (!parse_bound(w.rp, "--since", since, &t0) || !parse_bound(w.rp, "--until", until, &t1)) {
-		status = EXIT_USAGE;
-		goto out;
-	}
-	/* Times are given to the millisecond, as dump and the JSON print them. */
-	t0 -= 0.0005;
-	t1 += 0.0005;
-	from = since ? rec_reader_find(w.rp->r, t0) : 0;
-	if (from < n && rec_reader_time(w.rp->r, from) < t0)
-		from++;
-	for (to = from; to < n && rec_reader_time(w.rp->r, to) <= t1; to++)
-		;
 	/* [from, to): samples at or after --since, at or before --until. */
+	if ((status = cmd_opt_span("export", w.rp->r, n, since, until, &from, &to)) != 0)
+		goto out;
 	start = from > EXPORT_PTI_LOOKBACK ? from - EXPORT_PTI_LOOKBACK : 0;
 	w.count_from = from;
 	for (size_t i = start; i < from; i++)

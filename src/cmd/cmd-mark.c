@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd-opts.h"
 #include "source/marks.h"
 
 static int cmd_mark_exec(int, char **);
@@ -21,10 +22,8 @@ cmd_mark_exec(int argc, char **argv)
 	size_t n = 0;
 	int sent;
 
-	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		fprintf(argc < 2 ? stderr : stdout, "usage: pagetop mark %s\n", cmd_mark_entry.usage);
-		return argc < 2 ? EXIT_USAGE : 0;
-	}
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+		return cmd_opt_usage(&cmd_mark_entry, argc >= 2);
 	for (int i = 1; i < argc && n + 1 < sizeof(text); i++)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s", i > 1 ? " " : "", argv[i]);
 	if ((sent = marks_send(text, why, sizeof(why))) < 0) {

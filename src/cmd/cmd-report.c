@@ -1,11 +1,11 @@
 /* pagetop report FILE: a recording summarised as text that fits a mail. */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd-opts.h"
 #include "util/paths.h"
 #include "model/reasons.h"
 #include "source/replay.h"
@@ -19,16 +19,6 @@ const struct cmd_entry cmd_report_entry = {
 	.summary = "summarise a recording in plain text that fits a mail (78 columns)",
 	.exec = cmd_report_exec,
 };
-
-/* A --since or --until: "+D" counts from the recording's first sample,
- * "-D" back from its last; NAN when s is not a time. */
-static double
-report_time(const struct replay *rp, const char *s)
-{
-	size_t n = replay_count(rp);
-
-	return replay_parse_time(rp, s, rec_reader_time(rp->r, s[0] == '-' ? n - 1 : 0));
-}
 
 static int
 cmd_report_exec(int argc, char **argv)
@@ -57,17 +47,13 @@ cmd_report_exec(int argc, char **argv)
 			until = optarg;
 			break;
 		case 'h':
-			printf("usage: pagetop report %s\n", cmd_report_entry.usage);
-			return 0;
+			return cmd_opt_usage(&cmd_report_entry, true);
 		default:
-			fprintf(stderr, "usage: pagetop report %s\n", cmd_report_entry.usage);
-			return EXIT_USAGE;
+			return cmd_opt_usage(&cmd_report_entry, false);
 		}
 	}
-	if (optind + 1 != argc) {
-		fprintf(stderr, "usage: pagetop report %s\n", cmd_report_entry.usage);
-		return EXIT_USAGE;
-	}
+	if (optind + 1 != argc)
+		return cmd_opt_usage(&cmd_report_entry, false);
 	path = argv[optind];
 	if (!(rp = replay_open(path, why, sizeof(why)))) {
 		fprintf(stderr, "pagetop: %s\n", why);
@@ -78,32 +64,11 @@ cmd_report_exec(int argc, char **argv)
 		fprintf(stderr, "pagetop: %s: no samples\n", path);
 		goto out;
 	}
-	from = 0;
-	to = n - 1;
-	for (int k = 0; k < 2; k++) {
-		const char *arg = k ? until : since;
-		double t;
-
-		if (!arg)
-			continue;
-		if (isnan(t = report_time(rp, arg))) {
-			fprintf(stderr, "pagetop: report: --%s: '%s' is not a time (14:03:10, "
-				"\"2026-11-30 14:03:10\", +5m from the start, -1h from the end)\n",
-				k ? "until" : "since", arg);
-			status = EXIT_USAGE;
-			goto out;
-		}
-		if (k) {
-			to = rec_reader_find(rp->r, t);
-			if (rec_reader_time(rp->r, to) > t)
-				from = to + 1;	/* before the first sample: nothing */
-		} else {
-			from = rec_reader_find(rp->r, t);
-			if (rec_reader_time(rp->r, from) < t)
-				from++;
-		}
-	}
-	if (from > to || from >= n) {
+	/* [from, to): the samples from --since to --until. */
+	if ((status = cmd_opt_span("report", rp->r, n, since, until, &from, &to)) != 0)
+		goto out;
+	status = 1;
+	if (from >= to) {
 		fprintf(stderr, "pagetop: %s: no samples between --since and --until\n", path);
 		goto out;
 	}
@@ -120,11 +85,11 @@ cmd_report_exec(int argc, char **argv)
 		fprintf(stderr, "pagetop: out of memory\n");
 		goto out;
 	}
-	lost = report_replay(rep, rp, from, to);
+	lost = report_replay(rep, rp, from, to - 1);
 	/* Damage is a warning: what could be read is still summarised. */
 	replay_report_damage(rp, path, stderr);
 	report_print(rep, stdout);
-	status = fflush(stdout) == 0 && lost < to - from + 1 ? 0 : 1;
+	status = fflush(stdout) == 0 && lost < to - from ? 0 : 1;
 out:
 	report_free(rep);
 	free(rs);

@@ -1,3 +1,4 @@
+/* Durations on the command line: a decimal number and a unit (duration.h). */
 #include "util/duration.h"
 
 #include <errno.h>
@@ -8,13 +9,34 @@
 int
 duration_parse(const char *s, double *out)
 {
+	const char *p = s;
 	char *end;
 	double v;
 
-	if (!s || !*s || strchr("+-", *s))
+	if (!s)
 		return -EINVAL;
+	/* A decimal number ("1.5", ".5", "1e3"): strtod alone would also
+	 * take " 5", "0x10", "inf" and "nan". */
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	if (p == s || (p == s + 1 && *s == '.'))
+		return -EINVAL;
+	if (*p == 'e' || *p == 'E') {
+		const char *q = p + 1;
+
+		if (*q == '+' || *q == '-')
+			q++;
+		if (*q >= '0' && *q <= '9') {
+			while (*q >= '0' && *q <= '9')
+				q++;
+			p = q;
+		}
+	}
 	v = strtod(s, &end);
-	if (end == s || !isfinite(v) || v < 0)
+	if (end != p)
 		return -EINVAL;
 	if (*end == '\0' || strcmp(end, "s") == 0)
 		;
@@ -27,6 +49,8 @@ duration_parse(const char *s, double *out)
 	else if (strcmp(end, "d") == 0)
 		v *= 86400;
 	else
+		return -EINVAL;
+	if (!isfinite(v) || v < 0)
 		return -EINVAL;
 	*out = v;
 	return 0;

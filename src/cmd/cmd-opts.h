@@ -1,0 +1,75 @@
+/*
+ * The option values the commands share, parsed once with one message each:
+ * intervals, durations, sizes, counts, and times on a recording.
+ *
+ * Each cmd_opt_*() takes the command's name for the message (NULL for
+ * none), the option as typed ("-d", "--since") and its argument. It returns
+ * 0 with the value in *out, or EXIT_USAGE after one line on stderr:
+ *   pagetop: [CMD: ]OPT: 'ARG' WHAT IS WRONG
+ * so a getopt loop reads
+ *	case 'd':
+ *		if ((r = cmd_opt_interval(NULL, "-d", optarg, &delay)) != 0)
+ *			return r;
+ * Every number has a range, below; a value outside it, NaN or an infinity
+ * is an error, never clamped. man/pagetop.1 gives the same ranges.
+ *
+ * Times (dump --at, report and export --since/--until, replay --at) are
+ * util/when.h's forms; they can only be checked once the recording is
+ * open, against its span. The replay dashboard's g key, which must not
+ * print, calls when_parse() itself and shows its why.
+ */
+#ifndef PAGETOP_CMD_OPTS_H
+#define PAGETOP_CMD_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cmd/cmd.h"
+#include "util/when.h"
+
+struct rec_reader;
+
+/* -d/--delay, --flush, --pagetypeinfo-every: seconds, 0.1 to a day. */
+#define CMD_OPT_INTERVAL_MIN	0.1
+#define CMD_OPT_INTERVAL_MAX	86400.0
+/* --duration, --history: more than 0, up to 366 days. */
+#define CMD_OPT_DURATION_MAX	(366 * 86400.0)
+/* --max-size: bytes, 4k to 1T ("100M"; k, M, G, T are powers of 1024). */
+#define CMD_OPT_SIZE_MIN	4096ull
+#define CMD_OPT_SIZE_MAX	(1ull << 40)
+/* -n/--iterations: 1 to 10^9. */
+#define CMD_OPT_COUNT_MAX	1000000000L
+
+/* Seconds in [CMD_OPT_INTERVAL_MIN, CMD_OPT_INTERVAL_MAX], as duration_parse()
+ * takes them ("0.5", "2m"). */
+int cmd_opt_interval(const char *cmd, const char *opt, const char *arg, double *out);
+/* Seconds in (0, CMD_OPT_DURATION_MAX]. */
+int cmd_opt_duration(const char *cmd, const char *opt, const char *arg, double *out);
+/* Bytes in [CMD_OPT_SIZE_MIN, CMD_OPT_SIZE_MAX]: "500M", "2G", "100k",
+ * "1.5G", with an optional B or iB, or bytes. */
+int cmd_opt_size(const char *cmd, const char *opt, const char *arg, uint64_t *out);
+/* A whole number in [1, CMD_OPT_COUNT_MAX]. */
+int cmd_opt_count(const char *cmd, const char *opt, const char *arg, long *out);
+
+/* A time on the recording whose samples span span (util/when.h), in *out
+ * within it. */
+int cmd_opt_time(const char *cmd, const char *opt, const char *arg,
+		 const struct when_span *span, double *out);
+/* The span of a recording's n samples (n > 0). */
+void cmd_opt_recording_span(const struct rec_reader *r, size_t n, struct when_span *span);
+/*
+ * --since and --until (either NULL: that end of the recording) as the
+ * samples [*from, *to) of the recording's n samples (n > 0): those at or
+ * after since and at or before until, to the millisecond (as dump and the
+ * JSON print times). *from == *to when there are none (since after
+ * until); each time outside the recording is an error.
+ */
+int cmd_opt_span(const char *cmd, const struct rec_reader *r, size_t n, const char *since,
+		 const char *until, size_t *from, size_t *to);
+
+/* "usage: pagetop NAME USAGE" (without NAME for the dashboard): on stdout
+ * for --help (then 0), else on stderr (then EXIT_USAGE). */
+int cmd_opt_usage(const struct cmd_entry *e, bool help);
+
+#endif

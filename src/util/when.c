@@ -1,0 +1,246 @@
+/*
+ * Times on a recording: the text a user types (a clock time, a date, epoch
+ * seconds, start, end, +D, -D) to seconds since the epoch within the
+ * recording's span. Pure: no I/O, no globals but the C library's time
+ * zone; the forms are listed in when.h.
+ */
+#include "util/when.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/arith.h"
+#include "util/duration.h"
+
+/* Relative times and the span's ends are to the half millisecond: the
+ * JSON and dump print milliseconds, rounded. */
+#define WHEN_SLACK	0.0005
+
+/* Epoch seconds start here (2001-09-09): a smaller bare number is more
+ * likely a duration without its sign. */
+#define WHEN_EPOCH_MIN	1e9
+
+#define WHEN_FORMS	"14:03:10, \"2026-11-30 14:03:10\", seconds since the epoch, " \
+			"start, end, +5m after the start, -30s before the end"
+
+/* A written time: its fields, and how precise it is. */
+struct when_text {
+	int year, mon, mday;	/* a date, when has_date */
+	int hour, min, sec;
+	double frac;		/* of a second, [0, 1) */
+	double unit;		/* one unit of the last digit written, in seconds */
+	bool has_date;
+};
+
+/* 1 to max digits at *p into *out; false when there are none. */
+static bool
+when_digits(const char **p, int max, int *out)
+{
+	int n = 0, v = 0;
+
+	while (n < max && **p >= '0' && **p <= '9') {
+		v = v * 10 + (**p - '0');
+		(*p)++;
+		n++;
+	}
+	*out = v;
+	return n > 0;
+}
+
+/* ".25" at *p: the fraction and the unit of its last digit; none is 0 and
+ * a whole unit. */
+static bool
+when_fraction(const char **p, double *frac, double *unit)
+{
+	double scale = 1;
+
+	*frac = 0;
+	*unit = 1;
+	if (**p != '.')
+		return true;
+	(*p)++;
+	if (**p < '0' || **p > '9')
+		return false;
+	while (**p >= '0' && **p <= '9') {
+		scale /= 10;
+		*frac += (**p - '0') * scale;
+		(*p)++;
+	}
+	*unit = scale;
+	return true;
+}
+
+/* "HH:MM:SS[.frac]" at *p, to its end. */
+static bool
+when_clock(const char *p, struct when_text *w)
+{
+	if (!when_digits(&p, 2, &w->hour) || *p++ != ':' || !when_digits(&p, 2, &w->min) ||
+	    *p++ != ':' || !when_digits(&p, 2, &w->sec) || !when_fraction(&p, &w->frac, &w->unit))
+		return false;
+	return *p == '\0' && w->hour < 24 && w->min < 60 && w->sec < 60;
+}
+
+/* "YYYY-MM-DD HH:MM:SS[.frac]" (or with a T): the date, then the clock. */
+static bool
+when_date(const char *p, struct when_text *w)
+{
+	const char *start = p;
+
+	if (!when_digits(&p, 4, &w->year) || p - start != 4 || *p++ != '-' ||
+	    !when_digits(&p, 2, &w->mon) || *p++ != '-' || !when_digits(&p, 2, &w->mday) ||
+	    (*p != ' ' && *p != 'T'))
+		return false;
+	w->has_date = true;
+	return w->mon >= 1 && w->mon <= 12 && w->mday >= 1 && w->mday <= 31 &&
+	       when_clock(p + 1, w);
+}
+
+/* Seconds since the epoch of a local date and time (mday may be one past
+ * the month's end: the next day). With exact, false when the date does
+ * not exist (2026-02-30: mktime moves it into the next month). */
+static bool
+when_local(int year, int mon, int mday, const struct when_text *w, bool exact, double *out)
+{
+	struct tm tm = {
+		.tm_year = year - 1900, .tm_mon = mon - 1, .tm_mday = mday,
+		.tm_hour = w->hour, .tm_min = w->min, .tm_sec = w->sec, .tm_isdst = -1,
+	};
+	time_t t = mktime(&tm);
+
+	if (exact && (tm.tm_year != year - 1900 || tm.tm_mon != mon - 1))
+		return false;
+	*out = (double)t + w->frac;
+	return true;
+}
+
+/* "2026-11-30 08:00:01.000" or, with date false, "08:00:01.000". */
+static void
+when_format(double t, bool date, char *dst, size_t size)
+{
+	double ms = (double)arith_llround(t * 1000);
+	time_t s = (time_t)arith_floor(ms / 1000);
+	int frac = (int)(ms - (double)s * 1000);
+	struct tm tm;
+	char buf[32];
+
+	if (!localtime_r(&s, &tm) || strftime(buf, sizeof(buf), date ? "%Y-%m-%d %H:%M:%S" :
+	    "%H:%M:%S", &tm) == 0)
+		snprintf(buf, sizeof(buf), "%lld", (long long)s);
+	snprintf(dst, size, "%s.%03d", buf, frac);
+}
+
+void
+when_span_format(const struct when_span *span, char *dst, size_t size)
+{
+	time_t ta = (time_t)arith_floor((double)arith_llround(span->first * 1000) / 1000);
+	time_t tb = (time_t)arith_floor((double)arith_llround(span->last * 1000) / 1000);
+	struct tm da, db;
+	char first[40], last[40];
+	bool same_day;
+
+	same_day = localtime_r(&ta, &da) && localtime_r(&tb, &db) && da.tm_year == db.tm_year &&
+		   da.tm_yday == db.tm_yday;
+	when_format(span->first, true, first, sizeof(first));
+	when_format(span->last, !same_day, last, sizeof(last));
+	snprintf(dst, size, "%s to %s", first, last);
+}
+
+/* The -ERANGE message: spec is before or after the span. */
+static int
+when_outside(const char *spec, const struct when_span *span, const char *where, char *why,
+	     size_t size)
+{
+	char range[96];
+
+	when_span_format(span, range, sizeof(range));
+	snprintf(why, size, "'%.60s' is %s (%s)", spec, where, range);
+	return -ERANGE;
+}
+
+static int
+when_not_a_time(const char *spec, char *why, size_t size)
+{
+	snprintf(why, size, "'%.60s' is not a time (" WHEN_FORMS ")", spec);
+	return -EINVAL;
+}
+
+/* A bare number: seconds since the epoch, from WHEN_EPOCH_MIN on. */
+static bool
+when_epoch(const char *spec, double *t, double *unit)
+{
+	const char *p = spec;
+	double frac;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (p == spec || !when_fraction(&p, &frac, unit) || *p != '\0')
+		return false;
+	*t = strtod(spec, NULL);
+	return isfinite(*t) && *t >= WHEN_EPOCH_MIN;
+}
+
+int
+when_parse(const char *spec, const struct when_span *span, double *out, char *why, size_t size)
+{
+	struct when_text w = { 0 };
+	double t, slack = WHEN_SLACK, d;
+	bool next_day = false;
+
+	if (!spec)
+		spec = "";
+	if (!(span->first <= span->last) || !isfinite(span->first) || !isfinite(span->last)) {
+		snprintf(why, size, "'%.60s': the recording has no time span", spec);
+		return -EINVAL;
+	}
+	if (strcmp(spec, "start") == 0) {
+		*out = span->first;
+		return 0;
+	}
+	if (strcmp(spec, "end") == 0) {
+		*out = span->last;
+		return 0;
+	}
+	if (spec[0] == '+' || spec[0] == '-') {
+		if (duration_parse(spec + 1, &d) < 0) {
+			snprintf(why, size, "'%.60s' is not a time: '%.60s' is not a duration "
+				 "(90, 90s, 500ms, 5m, 1.5h, 2d)", spec, spec + 1);
+			return -EINVAL;
+		}
+		t = spec[0] == '+' ? span->first + d : span->last - d;
+	} else if (when_clock(spec, &w)) {
+		time_t f = (time_t)arith_floor(span->first);
+		struct tm day;
+
+		/* On the first sample's day, or the day after when earlier. */
+		if (!localtime_r(&f, &day) ||
+		    !when_local(day.tm_year + 1900, day.tm_mon + 1, day.tm_mday, &w, true, &t))
+			return when_not_a_time(spec, why, size);
+		slack = arith_max(w.unit, WHEN_SLACK);
+		if (t < span->first - slack) {
+			if (!when_local(day.tm_year + 1900, day.tm_mon + 1, day.tm_mday + 1, &w, false, &t))
+				return when_not_a_time(spec, why, size);
+			next_day = true;
+		}
+	} else if (when_date(spec, &w)) {
+		if (!when_local(w.year, w.mon, w.mday, &w, true, &t))
+			return when_not_a_time(spec, why, size);
+		slack = arith_max(w.unit, WHEN_SLACK);
+	} else if (when_epoch(spec, &t, &w.unit)) {
+		slack = arith_max(w.unit, WHEN_SLACK);
+	} else
+		return when_not_a_time(spec, why, size);
+	if (!isfinite(t))
+		return when_not_a_time(spec, why, size);
+	if (t < span->first - slack)
+		return when_outside(spec, span, "before the recording's start", why, size);
+	if (t > span->last + slack)
+		return when_outside(spec, span, next_day ? "not within the recording" :
+				    "after the recording's end", why, size);
+	*out = arith_min(arith_max(t, span->first), span->last);
+	return 0;
+}
