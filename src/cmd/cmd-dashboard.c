@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd-opts.h"
 #include "dashboard/dashboard.h"
 #include "source/live.h"
-#include "util/duration.h"
 
 static int cmd_dashboard_exec(int, char **);
 
@@ -49,31 +49,28 @@ cmd_dashboard_exec(int argc, char **argv)
 	struct live_opts lo = { .root = "/proc", .interval = 1, .pti_every = LIVE_PTI_EVERY,
 				.marks = true };
 	struct feed *f;
-	char *end, why[512], cmdline[1024];
-	int c, status;
+	char why[512], cmdline[1024];
+	int c, r, status;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:n:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (duration_parse(optarg, &lo.interval) < 0 || lo.interval < 0.1)
-				return usage_error("-d: '%s' is not a delay of 0.1 seconds or more",
-						   optarg);
+			if ((r = cmd_opt_interval(NULL, "-d", optarg, &lo.interval)) != 0)
+				return r;
 			break;
 		case 'n':
-			o.iterations = strtol(optarg, &end, 10);
-			if (*end || o.iterations < 1)
-				return usage_error("-n: '%s' is not a positive count", optarg);
+			if ((r = cmd_opt_count(NULL, "-n", optarg, &o.iterations)) != 0)
+				return r;
 			break;
 		case 'H':
-			if (duration_parse(optarg, &o.history) < 0 || o.history <= 0)
-				return usage_error("--history: '%s' is not a duration (e.g. 1h, 30m)",
-						   optarg);
+			if ((r = cmd_opt_duration(NULL, "--history", optarg, &o.history)) != 0)
+				return r;
 			break;
 		case 'P':
-			if (duration_parse(optarg, &lo.pti_every) < 0 || lo.pti_every < 0.1)
-				return usage_error("--pagetypeinfo-every: '%s' is not 0.1 seconds or more",
-						   optarg);
+			if ((r = cmd_opt_interval(NULL, "--pagetypeinfo-every", optarg,
+						     &lo.pti_every)) != 0)
+				return r;
 			break;
 		case 'r':
 			lo.root = optarg;

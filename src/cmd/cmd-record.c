@@ -12,9 +12,9 @@
 #include <time.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd-opts.h"
 #include "util/clock.h"
 #include "util/arith.h"
-#include "util/duration.h"
 #include "source/live.h"
 #include "source/marks.h"
 #include "output/recording.h"
@@ -35,39 +35,6 @@ static void
 record_on_signal(int sig)
 {
 	record_quit = sig;
-}
-
-/* "500M", "2G", "100k", or bytes. */
-static int
-parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || v <= 0)
-		return -EINVAL;
-	switch (*end) {
-	case '\0':
-		break;
-	case 'k': case 'K':
-		v *= 1024;
-		end++;
-		break;
-	case 'm': case 'M':
-		v *= 1024 * 1024;
-		end++;
-		break;
-	case 'g': case 'G':
-		v *= 1024.0 * 1024 * 1024;
-		end++;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (*end && strcmp(end, "B") != 0 && strcmp(end, "iB") != 0)
-		return -EINVAL;
-	*out = (uint64_t)v;
-	return 0;
 }
 
 static int
@@ -107,37 +74,25 @@ cmd_record_exec(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'd':
-			if (duration_parse(optarg, &lo.interval) < 0 || lo.interval < 0.1) {
-				fprintf(stderr, "pagetop: -d: '%s' is not 0.1 seconds or more\n", optarg);
-				return EXIT_USAGE;
-			}
+			if ((r = cmd_opt_interval(NULL, "-d", optarg, &lo.interval)) != 0)
+				return r;
 			break;
 		case 'D':
-			if (duration_parse(optarg, &duration) < 0 || duration <= 0) {
-				fprintf(stderr, "pagetop: --duration: '%s' is not a duration\n", optarg);
-				return EXIT_USAGE;
-			}
+			if ((r = cmd_opt_duration(NULL, "--duration", optarg, &duration)) != 0)
+				return r;
 			break;
 		case 'M':
-			if (parse_size(optarg, &ro.max_size) < 0) {
-				fprintf(stderr, "pagetop: --max-size: '%s' is not a size (e.g. 100M)\n",
-					optarg);
-				return EXIT_USAGE;
-			}
+			if ((r = cmd_opt_size(NULL, "--max-size", optarg, &ro.max_size)) != 0)
+				return r;
 			break;
 		case 'F':
-			if (duration_parse(optarg, &ro.flush_interval) < 0 || ro.flush_interval < 0.1) {
-				fprintf(stderr, "pagetop: --flush: '%s' is not 0.1 seconds or more\n",
-					optarg);
-				return EXIT_USAGE;
-			}
+			if ((r = cmd_opt_interval(NULL, "--flush", optarg, &ro.flush_interval)) != 0)
+				return r;
 			break;
 		case 'P':
-			if (duration_parse(optarg, &lo.pti_every) < 0 || lo.pti_every < 0.1) {
-				fprintf(stderr, "pagetop: --pagetypeinfo-every: '%s' is not 0.1 seconds "
-					"or more\n", optarg);
-				return EXIT_USAGE;
-			}
+			if ((r = cmd_opt_interval(NULL, "--pagetypeinfo-every", optarg,
+						     &lo.pti_every)) != 0)
+				return r;
 			break;
 		case 'r':
 			lo.root = optarg;

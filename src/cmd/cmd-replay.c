@@ -1,12 +1,11 @@
 /* pagetop replay FILE: the dashboard on a recording. */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd-opts.h"
 #include "dashboard/dashboard.h"
 #include "source/replay.h"
-#include "util/duration.h"
 
 static int cmd_replay_exec(int, char **);
 
@@ -55,13 +54,13 @@ replay_run(struct dashboard_opts *o, const char *path, const char *at)
 		return 1;
 	}
 	if (at && *at) {
-		double t = replay_parse_time(replay_feed_replay(f), at, feed_time_of(f, 0));
+		struct when_span span = { feed_time_of(f, 0), feed_time_of(f, feed_count(f) - 1) };
+		double t;
+		int r;
 
-		if (isnan(t)) {
-			fprintf(stderr, "pagetop: --at: '%s' is not a time (14:03:10, "
-				"\"2026-11-30 14:03:10\", +5m)\n", at);
+		if ((r = cmd_opt_time(NULL, "--at", at, &span, &t)) != 0) {
 			feed_close(f);
-			return EXIT_USAGE;
+			return r;
 		}
 		o->start = feed_find(f, t);
 	}
@@ -86,7 +85,7 @@ cmd_replay_exec(int argc, char **argv)
 	};
 	struct dashboard_opts o = { .history = 3600, .color = true };
 	const char *at = NULL;
-	int c;
+	int c, r;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -95,10 +94,8 @@ cmd_replay_exec(int argc, char **argv)
 			at = optarg;
 			break;
 		case 'H':
-			if (duration_parse(optarg, &o.history) < 0 || o.history <= 0) {
-				fprintf(stderr, "pagetop: --history: '%s' is not a duration\n", optarg);
-				return EXIT_USAGE;
-			}
+			if ((r = cmd_opt_duration(NULL, "--history", optarg, &o.history)) != 0)
+				return r;
 			break;
 		case 'A':
 			o.ascii = true;

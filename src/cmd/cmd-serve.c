@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd-opts.h"
 #include "util/clock.h"
 #include "util/arith.h"
-#include "util/duration.h"
 #include "output/metrics.h"
 #include "output/serve.h"
 #include "source/live.h"
@@ -81,8 +81,8 @@ cmd_serve_exec(int argc, char **argv)
 	unsigned long ticks = 0;
 	bool open_all, usage;
 	struct sigaction sa;
-	char why[512], shown[300], *end;
-	int c, status = 1;
+	char why[512], shown[300];
+	int c, r, status = 1;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "l:d:n:h", opts, NULL)) != -1) {
@@ -91,24 +91,17 @@ cmd_serve_exec(int argc, char **argv)
 			listen_spec = optarg;
 			break;
 		case 'd':
-			if (duration_parse(optarg, &lo.interval) < 0 || lo.interval < 0.1) {
-				fprintf(stderr, "pagetop: -d: '%s' is not 0.1 seconds or more\n", optarg);
-				return EXIT_USAGE;
-			}
+			if ((r = cmd_opt_interval(NULL, "-d", optarg, &lo.interval)) != 0)
+				return r;
 			break;
 		case 'n':
-			iterations = strtol(optarg, &end, 10);
-			if (*end || iterations <= 0) {
-				fprintf(stderr, "pagetop: -n: '%s' is not a positive count\n", optarg);
-				return EXIT_USAGE;
-			}
+			if ((r = cmd_opt_count(NULL, "-n", optarg, &iterations)) != 0)
+				return r;
 			break;
 		case 'P':
-			if (duration_parse(optarg, &lo.pti_every) < 0 || lo.pti_every < 0.1) {
-				fprintf(stderr, "pagetop: --pagetypeinfo-every: '%s' is not 0.1 seconds "
-					"or more\n", optarg);
-				return EXIT_USAGE;
-			}
+			if ((r = cmd_opt_interval(NULL, "--pagetypeinfo-every", optarg,
+						     &lo.pti_every)) != 0)
+				return r;
 			break;
 		case 'r':
 			lo.root = optarg;

@@ -10,6 +10,7 @@
 #include "model/stall-events.h"
 #include "util/arith.h"
 #include "util/fmt.h"
+#include "util/when.h"
 #include "views/draw.h"
 
 #include <curses.h>
@@ -18,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "source/replay.h"
 
 void
 replay_control_init(struct replay_control *rc, struct feed *f, struct history *h,
@@ -301,12 +301,14 @@ replay_control_key(struct replay_control *rc, int ch)
 void
 replay_control_go(struct replay_control *rc, const char *text)
 {
-	double base = history_wall(rc->h, rc->seq);
-	double t = replay_parse_time(replay_feed_replay(rc->f), text, isnan(base) ? 0 : base);
+	struct when_span span = { feed_time_of(rc->f, 0), feed_time_of(rc->f, rc->n - 1) };
+	char why[WHEN_WHY_MAX];
+	double t;
 
-	if (isnan(t))
-		snprintf(rc->message, sizeof(rc->message), "not a time: '%.60s' (14:03:10, "
-			 "2026-11-30 14:03:10, +5m, -30s)", text);
+	if (rc->n == 0)
+		return;
+	if (when_parse(text, &span, &t, why, sizeof(why)) < 0)
+		snprintf(rc->message, sizeof(rc->message), "%s", why);
 	else
 		replay_control_goto(rc, feed_find(rc->f, t));
 }
