@@ -208,22 +208,22 @@ write_recording(void)
 static char *
 report_text(const char *path, const char *name, size_t from, size_t to, const struct reasons *rs)
 {
-	struct replay *rp;
+	struct feed *fd;
 	struct report *rep;
 	char why[300], *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
-	if (!f || !(rp = replay_open(path, why, sizeof(why))) ||
-	    !(rep = report_new(rs, rp, name))) {
+	if (!f || !(fd = replay_feed_open(path, why, sizeof(why))) ||
+	    !(rep = report_new(fd, rs, name))) {
 		printf("Bail out! cannot report on %s\n", path);
 		exit(1);
 	}
-	report_replay(rep, rp, from, to < replay_count(rp) ? to : replay_count(rp) - 1);
+	report_feed(rep, fd, from, to < feed_count(fd) ? to : feed_count(fd) - 1);
 	report_print(rep, f);
 	fclose(f);
 	report_free(rep);
-	replay_close(rp);
+	feed_close(fd);
 	return text;
 }
 

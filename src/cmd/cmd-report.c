@@ -6,8 +6,6 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd-opts.h"
-#include "util/paths.h"
-#include "model/reasons.h"
 #include "source/replay.h"
 #include "output/report.h"
 
@@ -30,10 +28,10 @@ cmd_report_exec(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *since = NULL, *until = NULL, *path;
-	struct reasons *rs = NULL;
 	struct report *rep = NULL;
+	struct feed *f;
 	struct replay *rp;
-	char why[600], sys[4096], user[4096];
+	char why[600];
 	size_t n, from, to, lost;
 	int c, status = 1;
 
@@ -55,11 +53,16 @@ cmd_report_exec(int argc, char **argv)
 	if (optind + 1 != argc)
 		return cmd_opt_usage(&cmd_report_entry, false);
 	path = argv[optind];
-	if (!(rp = replay_open(path, why, sizeof(why)))) {
+	if (!(f = replay_feed_open(path, why, sizeof(why)))) {
 		fprintf(stderr, "pagetop: %s\n", why);
 		return 1;
 	}
-	n = replay_count(rp);
+	rp = replay_feed_replay(f);
+	/* Without the wait-reason table the groups still form; their reasons
+	 * are bare frames. */
+	if (f->note[0])
+		cmd_print_lines(stderr, f->note);
+	n = feed_count(f);
 	if (n == 0) {
 		fprintf(stderr, "pagetop: %s: no samples\n", path);
 		goto out;
@@ -72,27 +75,17 @@ cmd_report_exec(int argc, char **argv)
 		fprintf(stderr, "pagetop: %s: no samples between --since and --until\n", path);
 		goto out;
 	}
-	if (!(rs = calloc(1, sizeof(*rs)))) {
+	if (!(rep = report_new(f, f->tick.rs, path))) {
 		fprintf(stderr, "pagetop: out of memory\n");
 		goto out;
 	}
-	/* Without the table the groups still form; their reasons are bare frames. */
-	paths_data("wait-reasons", sys, sizeof(sys));
-	paths_config("wait-reasons", user, sizeof(user));
-	if (reasons_load(rs, sys, user, why, sizeof(why)) < 0)
-		fprintf(stderr, "pagetop: %s\n", why);
-	if (!(rep = report_new(rs, rp, path))) {
-		fprintf(stderr, "pagetop: out of memory\n");
-		goto out;
-	}
-	lost = report_replay(rep, rp, from, to - 1);
+	lost = report_feed(rep, f, from, to - 1);
 	/* Damage is a warning: what could be read is still summarised. */
 	replay_report_damage(rp, path, stderr);
 	report_print(rep, stdout);
 	status = fflush(stdout) == 0 && lost < to - from ? 0 : 1;
 out:
 	report_free(rep);
-	free(rs);
-	replay_close(rp);
+	feed_close(f);
 	return status;
 }

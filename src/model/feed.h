@@ -28,6 +28,7 @@ struct feed_mark {
 	enum feed_mark_kind kind;
 	size_t sample;		/* the first sample after it */
 	double wall;		/* the mark's time, or the first lost sample's */
+	double last;		/* FEED_GAP: the last lost sample's */
 	uint64_t lost;		/* FEED_GAP: samples lost */
 	const char *text;	/* FEED_MARK: the text, controls made '?' */
 };

@@ -12,8 +12,7 @@
 #include "model/counters.h"
 #include "parse/kmsg.h"
 #include "model/reasons.h"
-#include "ptrec/recfile.h"
-#include "source/replay.h"
+#include "model/feed.h"
 #include "output/report.h"
 #include "model/sample.h"
 
@@ -101,7 +100,7 @@ struct jump {
 
 struct report {
 	const struct reasons *rs;
-	const struct replay *rp;
+	const struct feed *f;
 	char path[4096];
 	char host[400];
 	double interval;
@@ -153,10 +152,9 @@ struct report {
 	struct jump jumps[MAX_JUMPS];
 
 	/* From report_replay(): the recording's marks and gaps in range. */
-	const struct rec_mark *marks;
-	size_t n_marks;
-	const struct rec_gap *gaps;
-	size_t n_gaps;
+	const struct feed_mark *fm;	/* marks and gaps in sample order */
+	size_t n_fm;
+	size_t n_marks, n_gaps;		/* of each kind among them */
 };
 
 /* The order whose unusable index breaks ties first: the pageblock order

@@ -158,8 +158,8 @@ fmt_total(uint64_t v, char *dst, size_t size)
 static void
 print_heading(const struct report *rep, FILE *out)
 {
-	const struct replay *rp = rep->rp;
-	size_t n = replay_count(rp);
+	const struct feed *f = rep->f;
+	size_t n = feed_count(f);
 	char line[600], a[32], b[32], d[24], iv[32];
 	time_t t;
 	struct tm tm;
@@ -177,14 +177,14 @@ print_heading(const struct report *rep, FILE *out)
 	snprintf(line, sizeof(line), "%s to %s (%s)", a, b, d);
 	if (rep->samples == 0)
 		snprintf(line, sizeof(line), "no sample could be read");
-	if (n && (rep->samples == 0 || rec_reader_time(rp->r, 0) < rep->first ||
-		  rec_reader_time(rp->r, n - 1) > rep->last)) {
+	if (n && (rep->samples == 0 || feed_time_of(f, 0) < rep->first ||
+		  feed_time_of(f, n - 1) > rep->last)) {
 		char c[32], e[32];
 
 		/* The whole recording's range, dated where its day is not the report's. */
-		t = (time_t)rec_reader_time(rp->r, 0);
+		t = (time_t)feed_time_of(f, 0);
 		strftime(c, sizeof(c), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
-		t = (time_t)rec_reader_time(rp->r, n - 1);
+		t = (time_t)feed_time_of(f, n - 1);
 		strftime(e, sizeof(e), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 ", of a recording from %s to %s", rep->samples && !strncmp(a, c, 11) ?
@@ -209,21 +209,25 @@ print_gaps(const struct report *rep, FILE *out)
 	const char *label = "Gaps:";
 	char line[200], a[24], b[24], d[24];
 
-	for (size_t k = 0; k < rep->n_gaps; k++, label = "") {
-		const struct rec_gap *g = &rep->gaps[k];
+	for (size_t k = 0; k < rep->n_fm; k++) {
+		const struct feed_mark *g = &rep->fm[k];
 
-		fmt_when(rep, g->first, a, sizeof(a));
+		if (g->kind != FEED_GAP)
+			continue;
+		fmt_when(rep, g->wall, a, sizeof(a));
 		fmt_when(rep, g->last, b, sizeof(b));
 		snprintf(line, sizeof(line), "%s to %s: %llu samples lost, the recorder fell behind", a, b, (unsigned long long)g->lost);
 		para(out, label, line);
+		label = "";
 	}
 	for (size_t k = 0; k < rep->n_jumps && k < MAX_JUMPS; k++) {
 		const struct jump *j = &rep->jumps[k];
 		bool known = false;
 
 		/* A gap the recorder wrote down is said above. */
-		for (size_t i = 0; i < rep->n_gaps && !known; i++)
-			known = rep->gaps[i].first > j->from && rep->gaps[i].first < j->to;
+		for (size_t i = 0; i < rep->n_fm && !known; i++)
+			known = rep->fm[i].kind == FEED_GAP && rep->fm[i].wall > j->from &&
+			    rep->fm[i].wall < j->to;
 		if (known)
 			continue;
 		fmt_when(rep, j->from, a, sizeof(a));
@@ -627,10 +631,12 @@ print_marks(const struct report *rep, FILE *out)
 		return;
 	}
 	fprintf(out, "Marks: %zu\n", rep->n_marks);
-	for (size_t k = 0; k < rep->n_marks; k++) {
-		fmt_when(rep, rep->marks[k].wall, at, sizeof(at));
+	for (size_t k = 0; k < rep->n_fm; k++) {
+		if (rep->fm[k].kind != FEED_MARK)
+			continue;
+		fmt_when(rep, rep->fm[k].wall, at, sizeof(at));
 		fprintf(out, "  %s  ", at);
-		put_wrapped(out, 4 + (int)strlen(at), 4 + (int)strlen(at), rep->marks[k].text);
+		put_wrapped(out, 4 + (int)strlen(at), 4 + (int)strlen(at), rep->fm[k].text);
 	}
 }
 

@@ -10,6 +10,7 @@
  * of its stack (or of its wchan when the stack was not readable).
  */
 #include "output/report-int.h"
+#include "model/host.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -23,10 +24,9 @@
 #define TID_SLOTS_MAX	(1u << 23)	/* 64 MB: more than pid_max allows */
 
 struct report *
-report_new(const struct reasons *rs, const struct replay *rp, const char *path)
+report_new(const struct feed *f, const struct reasons *rs, const char *path)
 {
 	struct report *rep = calloc(1, sizeof(*rep));
-	const struct rec_header *h = rec_reader_header(rp->r);
 
 	if (!rep || !(rep->tid_set = calloc(TID_SLOTS, sizeof(*rep->tid_set)))) {
 		free(rep);
@@ -34,11 +34,11 @@ report_new(const struct reasons *rs, const struct replay *rp, const char *path)
 	}
 	rep->tid_cap = TID_SLOTS;
 	rep->rs = rs;
-	rep->rp = rp;
+	rep->f = f;
 	snprintf(rep->path, sizeof(rep->path), "%s", path);
-	replay_host_facts(rp, rep->host, sizeof(rep->host));
-	rep->interval = h->interval;
-	rep->pageblock_order = h->pageblock_order;
+	host_facts(&f->host, rep->host, sizeof(rep->host));
+	rep->interval = f->interval;
+	rep->pageblock_order = f->host.pageblock_order;
 	counters_map_init(&rep->map);
 	return rep;
 }
@@ -447,47 +447,47 @@ report_add(struct report *rep, const struct sample *prev, const struct sample *c
 }
 
 size_t
-report_replay(struct report *rep, struct replay *rp, size_t from, size_t to)
+report_feed(struct report *rep, struct feed *f, size_t from, size_t to)
 {
-	size_t n = replay_count(rp), nm, ng, lost = 0;
-	const struct rec_mark *m = rec_reader_marks(rp->r, &nm);
-	const struct rec_gap *g = rec_reader_gaps(rp->r, &ng);
+	size_t n = feed_count(f), nm, lost = 0, k;
+	const struct feed_mark *m = feed_marks(f, &nm);
 	bool prev_ok = false;
 	double lo, hi;
 
 	if (n == 0 || from > to || to >= n)
 		return 0;
 	for (size_t i = from; i <= to; i++) {
-		/* Read in order, sample i - 1 is rp->prev when it was read too. */
-		if (replay_seek(rp, i) < 0) {
+		/* Read in order, the tick's previous sample is i - 1 when it
+		 * was read too. */
+		if (feed_seek(f, i) < 0) {
 			lost++;
 			prev_ok = false;
 			continue;
 		}
-		report_add(rep, prev_ok ? rp->prev : NULL, rp->cur);
+		report_add(rep, prev_ok ? f->tick.prev : NULL, f->tick.s);
 		prev_ok = true;
 	}
 	rep->unreadable += lost;
-	/* Marks and gaps are in time order. A mark belongs to the range when
-	 * it falls within it, or before (after) it when the range starts
-	 * (ends) the recording; a gap when it lies between two of its samples. */
-	lo = from == 0 ? -INFINITY : rec_reader_time(rp->r, from);
-	hi = to == n - 1 ? INFINITY : rec_reader_time(rp->r, to);
-	while (nm && m->wall < lo) {
-		m++;
-		nm--;
+	/* A mark belongs to the range when it falls within it, or before
+	 * (after) it when the range starts (ends) the recording; a gap when
+	 * it lies between two of its samples. They come in sample order. */
+	lo = from == 0 ? -INFINITY : feed_time_of(f, from);
+	hi = to == n - 1 ? INFINITY : feed_time_of(f, to);
+	for (k = 0; k < nm; k++)
+		if (m[k].kind == FEED_MARK ? m[k].wall >= lo :
+		    m[k].sample > from || (from == 0 && m[k].sample == 0))
+			break;
+	rep->fm = m + k;
+	for (rep->n_fm = 0; k < nm; k++, rep->n_fm++) {
+		if (m[k].kind == FEED_MARK && m[k].wall > hi)
+			break;
+		if (m[k].kind == FEED_GAP && m[k].sample > to && to != n - 1)
+			break;
+		if (m[k].kind == FEED_MARK)
+			rep->n_marks++;
+		else
+			rep->n_gaps++;
 	}
-	rep->marks = m;
-	for (rep->n_marks = 0; rep->n_marks < nm && m[rep->n_marks].wall <= hi; rep->n_marks++)
-		;
-	while (ng && g->sample <= from && !(from == 0 && g->sample == 0)) {
-		g++;
-		ng--;
-	}
-	rep->gaps = g;
-	for (rep->n_gaps = 0; rep->n_gaps < ng && (g[rep->n_gaps].sample <= to || to == n - 1);
-	     rep->n_gaps++)
-		;
 	return lost;
 }
 

@@ -13,15 +13,15 @@
 #include <stdio.h>
 
 #include "model/reasons.h"
-#include "source/replay.h"
+#include "model/feed.h"
 #include "model/sample.h"
 
 struct report;
 
-/* rs (kept, not copied) names the reasons of blocked tasks. path is the
- * recording's name for the heading. NULL when out of memory. */
-struct report *report_new(const struct reasons *rs, const struct replay *rp,
-			  const char *path);
+/* A report on feed f (a recording); rs (kept, not copied) names the
+ * reasons of blocked tasks. path is the recording's name for the heading.
+ * NULL when out of memory. */
+struct report *report_new(const struct feed *f, const struct reasons *rs, const char *path);
 void report_free(struct report *rep);
 
 /*
@@ -33,11 +33,11 @@ void report_free(struct report *rep);
 void report_add(struct report *rep, const struct sample *prev, const struct sample *cur);
 
 /*
- * Adds samples from..to of rp in order, and takes the marks and gaps of
+ * Adds samples from..to of f in order, and takes the marks and gaps of
  * the recording between their times. Returns how many samples could not
  * be decoded (damage); they are counted in the report too.
  */
-size_t report_replay(struct report *rep, struct replay *rp, size_t from, size_t to);
+size_t report_feed(struct report *rep, struct feed *f, size_t from, size_t to);
 
 /* Prints the summary; every line is at most REPORT_COLUMNS wide. */
 void report_print(struct report *rep, FILE *out);

@@ -156,7 +156,7 @@ replay_feed_marks_build(struct replay_feed *rf)
 			a++;
 		} else {
 			*k = (struct feed_mark){ .kind = FEED_GAP, .sample = g[b].sample,
-						 .wall = g[b].first, .lost = g[b].lost, .text = "" };
+						 .wall = g[b].first, .last = g[b].last, .lost = g[b].lost, .text = "" };
 			b++;
 		}
 	}
