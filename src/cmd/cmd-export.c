@@ -16,11 +16,8 @@
 #include "output/export-om.h"
 #include "output/json.h"
 #include "output/metrics.h"
-#include "util/paths.h"
-#include "model/reasons.h"
 #include "source/replay.h"
 #include "output/sample-json.h"
-#include "model/taskgroups.h"
 
 static int cmd_export_exec(int, char **);
 
@@ -33,58 +30,6 @@ const struct cmd_entry cmd_export_entry = {
 };
 
 enum export_format { EXPORT_CSV, EXPORT_JSON, EXPORT_OPENMETRICS };
-
-/* pagetypeinfo read less often than the tick: how far back its last read is looked for. */
-#define EXPORT_PTI_LOOKBACK	3600
-
-/* The samples of a recording in order, with what the figures need besides. */
-struct export_walk {
-	struct replay *rp;
-	struct pagetypeinfo *pti;	/* the last read in force */
-	bool have_pti;
-	double pti_wall;
-	struct reasons *rs;
-	struct task_groups *groups;
-	size_t count_from;		/* kernel events are counted from this sample on */
-	bool have_kmsg;			/* the recording has the kernel log */
-	uint64_t kmsg_total[KMSG_KIND_COUNT];
-	struct metrics_input in;
-};
-
-/* Decodes sample i (after i - 1, for speed) into w->in. 0, or -errno. */
-static int
-walk_to(struct export_walk *w, size_t i)
-{
-	const struct sample *s;
-	int r;
-
-	if ((r = replay_seek(w->rp, i)) < 0)
-		return r;
-	s = w->rp->cur;
-	if (s->status[SRC_PAGETYPEINFO].err != SRC_NOT_READ) {
-		w->have_pti = sample_has(s, SRC_PAGETYPEINFO);
-		if (w->have_pti) {
-			*w->pti = s->pti;
-			w->pti_wall = s->wall;
-		}
-	}
-	if (sample_has(s, SRC_TASKS))
-		task_groups_build(&s->tasks, w->rs, s->mono, w->groups);
-	/* A counter from the first sample exported: the lookback adds nothing. */
-	if (i >= w->count_from && s->kmsg.read) {
-		w->have_kmsg = true;
-		for (int k = 0; k < s->kmsg.n && k < KMSG_MAX_EVENTS; k++)
-			w->kmsg_total[s->kmsg.ev[k].kind]++;
-	}
-	w->in = (struct metrics_input){
-		.s = s,
-		.pti = w->have_pti ? w->pti : NULL,
-		.pti_wall = w->pti_wall,
-		.groups = sample_has(s, SRC_TASKS) ? w->groups : NULL,
-		.kmsg_total = w->have_kmsg ? w->kmsg_total : NULL,
-	};
-	return 0;
-}
 
 static int
 csv_field(FILE *out, const char *text)
@@ -131,9 +76,9 @@ csv_row(const struct metric_set *m, double wall, const int64_t *v, FILE *out)
 
 /* The snapshot's JSON, leaving out the sources not asked for. */
 static void
-json_line(struct export_walk *w, unsigned mask, FILE *out)
+json_line(const struct tick *t, unsigned mask, FILE *out)
 {
-	struct sample *s = w->rp->cur;
+	struct sample *s = t->s;
 	struct source_status saved[SRC_COUNT];
 	struct json j;
 
@@ -142,7 +87,7 @@ json_line(struct export_walk *w, unsigned mask, FILE *out)
 		if (!(mask & SRC_BIT(i)) && i != SRC_UPTIME)
 			s->status[i].err = SRC_NOT_READ;
 	json_init(&j, out);
-	sample_json(&j, s, w->in.groups);
+	sample_json(&j, s, t->have_groups ? t->groups : NULL);
 	fputc('\n', out);
 	memcpy(s->status, saved, sizeof(saved));
 }
@@ -160,14 +105,15 @@ cmd_export_exec(int argc, char **argv)
 	};
 	const char *since = NULL, *until = NULL, *path, *format = NULL;
 	enum export_format fmt = EXPORT_CSV;
-	struct export_walk w = { 0 };
+	struct feed *f;
+	struct metrics_input in;
 	struct metric_set *m = NULL;
 	struct export_om *om = NULL;
 	int64_t *vals = NULL;
 	unsigned mask = 0;
-	size_t n, from, to, start;
+	size_t n, from, to;
 	bool built = false;
-	char why[512], sys[4096], user[4096];
+	char why[512];
 	int c, status = 0;
 
 	optind = 1;
@@ -210,46 +156,43 @@ cmd_export_exec(int argc, char **argv)
 	path = argv[optind];
 	if (!mask)
 		mask = ~0u;
-	if (!(w.rp = replay_open(path, why, sizeof(why)))) {
+	if (!(f = replay_feed_open(path, why, sizeof(why)))) {
 		fprintf(stderr, "pagetop: %s\n", why);
 		return 1;
 	}
-	if (!(w.pti = calloc(1, sizeof(*w.pti))) || !(w.rs = calloc(1, sizeof(*w.rs))) ||
-	    !(w.groups = calloc(1, sizeof(*w.groups))) || !(m = metrics_new())) {
+	/* Blocked tasks get their category from today's table, as replay does. */
+	if (f->note[0])
+		cmd_print_lines(stderr, f->note);
+	if (!(m = metrics_new())) {
 		fprintf(stderr, "pagetop: out of memory\n");
 		status = 1;
 		goto out;
 	}
-	/* Blocked tasks get their category from today's table, as replay does. */
-	paths_data("wait-reasons", sys, sizeof(sys));
-	paths_config("wait-reasons", user, sizeof(user));
-	if (reasons_load(w.rs, sys, user, why, sizeof(why)) < 0)
-		fprintf(stderr, "pagetop: %s\n", why);
-	if ((n = replay_count(w.rp)) == 0) {
+	if ((n = feed_count(f)) == 0) {
 		fprintf(stderr, "pagetop: %s: no samples\n", path);
 		status = 1;
 		goto out;
 	}
 	/* [from, to): samples at or after --since, at or before --until. */
-	if ((status = cmd_opt_span("export", w.rp->r, n, since, until, &from, &to)) != 0)
+	if ((status = cmd_opt_span("export", replay_feed_replay(f)->r, n, since, until, &from,
+				   &to)) != 0)
 		goto out;
-	start = from > EXPORT_PTI_LOOKBACK ? from - EXPORT_PTI_LOOKBACK : 0;
-	w.count_from = from;
-	for (size_t i = start; i < from; i++)
-		walk_to(&w, i);
 	for (size_t i = from; i < to; i++) {
-		if (walk_to(&w, i) < 0) {
+		/* The first seek finds what is in force there: the kernel
+		 * events are counted from it on. */
+		if (feed_seek(f, i) < 0) {
 			/* A damaged chunk: its samples are skipped and reported below. */
 			status = 1;
 			continue;
 		}
 		if (fmt == EXPORT_JSON) {
-			json_line(&w, mask, stdout);
+			json_line(&f->tick, mask, stdout);
 			continue;
 		}
+		in = metrics_input_of(&f->tick);
 		/* The columns and series are those of the first sample. */
 		if (!built) {
-			if (metrics_build(m, &w.in, mask) < 0 ||
+			if (metrics_build(m, &in, mask) < 0 ||
 			    !(vals = malloc(((size_t)metrics_n_series(m) + 1) * sizeof(*vals)))) {
 				fprintf(stderr, "pagetop: out of memory\n");
 				status = 1;
@@ -264,10 +207,10 @@ cmd_export_exec(int argc, char **argv)
 			}
 			built = true;
 		}
-		metrics_values(m, &w.in, vals);
+		metrics_values(m, &in, vals);
 		if (fmt == EXPORT_CSV)
-			csv_row(m, w.in.s->wall, vals, stdout);
-		else if (export_om_push(om, w.in.s->wall, vals, why, sizeof(why)) < 0) {
+			csv_row(m, in.s->wall, vals, stdout);
+		else if (export_om_push(om, in.s->wall, vals, why, sizeof(why)) < 0) {
 			fprintf(stderr, "pagetop: export: %s\n", why);
 			status = 1;
 			goto out;
@@ -289,15 +232,12 @@ cmd_export_exec(int argc, char **argv)
 		fprintf(stderr, "pagetop: %s: no samples between --since and --until\n", path);
 		status = 1;
 	}
-	if (replay_report_damage(w.rp, path, stderr) > 0)
+	if (replay_report_damage(replay_feed_replay(f), path, stderr) > 0)
 		status = 1;
 out:
 	export_om_free(om);
 	free(vals);
 	metrics_free(m);
-	free(w.groups);
-	free(w.rs);
-	free(w.pti);
-	replay_close(w.rp);
+	feed_close(f);
 	return status;
 }

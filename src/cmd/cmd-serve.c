@@ -43,16 +43,8 @@ serve_on_signal(int sig)
 static void
 serve_tick(struct feed *f, struct metric_set *m, struct metrics_input *in)
 {
-	const struct tick *t = &f->tick;
-
 	feed_next(f);
-	*in = (struct metrics_input){
-		.s = t->s,
-		.pti = t->have_pti ? t->pti : NULL,
-		.pti_wall = t->pti_wall,
-		.groups = t->have_groups ? t->groups : NULL,
-		.kmsg_total = t->s->kmsg.err ? NULL : tick_kmsg_total(t),
-	};
+	*in = metrics_input_of(&f->tick);
 	if (metrics_build(m, in, ~0u) < 0)
 		fprintf(stderr, "pagetop: serve: out of memory for the metrics\n");
 }

@@ -17,6 +17,7 @@
 
 #include "model/sample.h"
 #include "model/taskgroups.h"
+#include "model/tick.h"
 
 /* A series with no value in a sample (its source missing or shaped otherwise). */
 #define METRIC_NONE	INT64_MIN
@@ -106,5 +107,19 @@ int metrics_format_line(const struct metric_set *m, int i, int64_t v, const char
  */
 size_t metrics_render(struct metric_set *m, const struct metrics_input *in,
 		      enum metrics_format fmt, char *dst, size_t size);
+
+/* What a tick offers the metrics: the sample and what is in force. Kernel
+ * events are counted only where the log could be read. */
+static inline struct metrics_input
+metrics_input_of(const struct tick *t)
+{
+	return (struct metrics_input){
+		.s = t->s,
+		.pti = t->have_pti ? t->pti : NULL,
+		.pti_wall = t->pti_wall,
+		.groups = t->have_groups ? t->groups : NULL,
+		.kmsg_total = t->s->kmsg.err ? NULL : tick_kmsg_total(t),
+	};
+}
 
 #endif

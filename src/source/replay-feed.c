@@ -29,6 +29,24 @@ replay_feed_of(const struct feed *f)
 	return (struct replay_feed *)f;
 }
 
+/* Samples searched back for the pagetypeinfo read in force. */
+#define REPLAY_FEED_LOOKBACK	3600
+
+/* The tick afresh over samples [lo, hi), for what is in force at hi. */
+static void
+replay_feed_walk(struct feed *f, size_t lo, size_t hi)
+{
+	struct replay *rp = replay_feed_of(f)->rp;
+
+	tick_reset(&f->tick);
+	for (size_t j = lo; j < hi; j++) {
+		if (replay_seek(rp, j) < 0)
+			continue;
+		f->tick.s = rp->cur;
+		tick_update(&f->tick);
+	}
+}
+
 /* Sample i, decoded, into the tick; in order unless jump. */
 static int
 replay_feed_load(struct feed *f, size_t i, bool jump)
@@ -41,14 +59,12 @@ replay_feed_load(struct feed *f, size_t i, bool jump)
 		double iv = f->interval > 0 ? f->interval : 1;
 		size_t back = (size_t)arith_ceil(f->pti_every / iv) + 1;
 
-		tick_reset(&f->tick);
-		/* What was in force before i: the pagetypeinfo read. */
-		for (size_t j = i > back ? i - back : 0; j < i; j++) {
-			if (replay_seek(rp, j) < 0)
-				continue;
-			f->tick.s = rp->cur;
-			tick_update(&f->tick);
-		}
+		/* What was in force before i: the pagetypeinfo read, within
+		 * pti_every; a recording read less often than it says (or
+		 * older than the header field) is searched further back. */
+		replay_feed_walk(f, i > back ? i - back : 0, i);
+		if (f->tick.status[SRC_PAGETYPEINFO].err == SRC_NOT_READ && i > back)
+			replay_feed_walk(f, i > REPLAY_FEED_LOOKBACK ? i - REPLAY_FEED_LOOKBACK : 0, i);
 		tick_reset_counts(&f->tick);
 	}
 	if ((r = replay_seek(rp, i)) < 0) {
