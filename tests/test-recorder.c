@@ -1,6 +1,7 @@
 /* The recorder thread: samples through the queue and back; a writer
  * stalled on a pipe nobody reads while pushes go on; a full disk; the
- * size limit; and recorders killed at random moments. */
+ * size limit; the header's pagetypeinfo interval; and recorders killed at
+ * random moments. */
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -366,6 +367,53 @@ test_max_size(void)
 	rec_reader_close(r);
 }
 
+/* The pagetypeinfo interval of the options reaches the file's header,
+ * through a path or a descriptor, unless the header has its own. */
+static void
+test_pti_every(void)
+{
+	struct recorder_opts o = { .flush_interval = 0.02, .pti_every = 30 };
+	struct rec_header h;
+	struct recorder *rec;
+	struct rec_reader *r;
+	uint8_t buf[4096];
+	char why[300];
+	double got[4];
+	int i, fd;
+
+	for (i = 0; i < 4; i++) {
+		char name[40];
+
+		snprintf(name, sizeof(name), "pti-%d.ptrec", i);
+		header(&h);
+		if (i == 2)
+			h.pti_every = 5;
+		o.pti_every = i == 3 ? 0 : 30;
+		if (i == 1) {
+			fd = open(path_of(name), O_WRONLY | O_CREAT | O_EXCL,
+			    0600);
+			rec = recorder_start_fd(fd, name, &h, &o, why,
+			    sizeof(why));
+		} else
+			rec = recorder_start(path_of(name), &h, &o, why,
+			    sizeof(why));
+		got[i] = -1;
+		if (rec == NULL)
+			continue;
+		recorder_push(rec, BASE, true, buf, fake(0, true, buf, 100));
+		recorder_stop(rec, NULL, 0);
+		if ((r = rec_reader_open(path_of(name), why, sizeof(why))) !=
+		    NULL)
+			got[i] = rec_reader_header(r)->pti_every;
+		rec_reader_close(r);
+	}
+	tap_ok(got[0] == 30, "the options' pagetypeinfo interval is in the "
+	    "header (%g)", got[0]);
+	tap_ok(got[1] == 30, "written onto a descriptor too (%g)", got[1]);
+	tap_ok(got[2] == 5, "the header's own is kept (%g)", got[2]);
+	tap_ok(got[3] == 0, "none given: not recorded (%g)", got[3]);
+}
+
 /* Records until killed, telling the parent each sample pushed. */
 static void
 child(const char *path, int tell)
@@ -477,6 +525,7 @@ main(void)
 	test_stalled();
 	test_full();
 	test_max_size();
+	test_pti_every();
 	test_kill();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)

@@ -41,6 +41,9 @@ struct recorder_opts {
 	size_t queue_size;	/* bytes; 0: 4 MiB */
 	int keyframe_every;	/* samples; 0: REC_KEYFRAME_EVERY */
 	bool no_sync;		/* no fdatasync(2) after each flush */
+	double pti_every;	/* seconds between pagetypeinfo reads, written
+				 * in the header unless it has its own; 0: not
+				 * recorded */
 };
 
 struct recorder_status {

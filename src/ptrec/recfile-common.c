@@ -26,7 +26,8 @@ enum header_field {
 	HF_VERSION = 10,
 	HF_INTERVAL_US = 11,
 	HF_START_US = 12,
-	HF_CMDLINE = 13
+	HF_CMDLINE = 13,
+	HF_PTI_EVERY_US = 14	/* 2.1 */
 };
 
 /* The public name of util/crc32c.c's crc32c(). */
@@ -182,6 +183,8 @@ recfile_header_encode(const struct rec_header *h, uint8_t *p)
 		n += put_int(p + n, HF_INTERVAL_US, wire_us(h->interval));
 	if (h->start != 0)
 		n += put_int(p + n, HF_START_US, wire_us(h->start));
+	if (h->pti_every > 0)
+		n += put_int(p + n, HF_PTI_EVERY_US, wire_us(h->pti_every));
 	return n;
 }
 
@@ -263,6 +266,10 @@ recfile_header_decode(struct rec_reader *r, const uint8_t *p, size_t len)
 		case HF_START_US:
 			if (n == 8)
 				h->start = (double)v / 1e6;
+			break;
+		case HF_PTI_EVERY_US:
+			if (v > 0)
+				h->pti_every = (double)v / 1e6;
 			break;
 		default:
 			r->info.unknown_fields++;
