@@ -139,6 +139,7 @@ test_through(void)
 	tap_ok(st.samples > 0 && st.size > 0 && !st.stopped && st.lost == 0,
 	    "status while recording: %llu samples, %llu bytes",
 	    (unsigned long long)st.samples, (unsigned long long)st.size);
+	tap_eq_int(st.err, 0, "no error code while recording");
 	tap_eq_int(recorder_stop(rec, why, sizeof(why)), 0, "stopped");
 
 	r = rec_reader_open(path_of("through.ptrec"), why, sizeof(why));
@@ -308,6 +309,7 @@ test_full(void)
 	tap_ok(st.stopped && strstr(st.error, "No space left on device") &&
 	    strncmp(st.error, file, strlen(file)) == 0,
 	    "the status says the disk is full: %s", st.error);
+	tap_eq_int(st.err, ENOSPC, "and gives its code: ENOSPC");
 	t0 = now();
 	pushed_after = !recorder_push(rec, BASE + k * STEP, true, buf, 10);
 	tap_ok(pushed_after && now() - t0 < 1e-3,
@@ -353,6 +355,7 @@ test_max_size(void)
 	}
 	tap_ok(st.stopped && strstr(st.error, "stopped at max size"),
 	    "the status says: %s", st.error);
+	tap_eq_int(st.err, EFBIG, "and gives its code: EFBIG");
 	tap_eq_int(recorder_stop(rec, why, sizeof(why)), -EFBIG,
 	    "stop: -EFBIG");
 	stat(path_of("max.ptrec"), &sb);

@@ -301,6 +301,7 @@ recorder_main(void *arg)
 		if (w == NULL) {
 			rec->result = -EIO;
 			rec->st.stopped = true;
+			rec->st.err = EIO;
 			snprintf(rec->st.error, sizeof(rec->st.error), "%s", msg);
 			pthread_mutex_unlock(&rec->lock);
 			return NULL;
@@ -367,6 +368,7 @@ recorder_main(void *arg)
 	rec->result = r;
 	if (r != 0) {
 		rec->st.stopped = true;
+		rec->st.err = -r;
 		snprintf(rec->st.error, sizeof(rec->st.error), "%s", msg);
 		rec->head = rec->tail;
 		rec->queued = 0;

@@ -54,7 +54,10 @@ struct recorder_status {
 	size_t queued;		/* samples waiting to be written */
 	double behind;		/* seconds the oldest has waited */
 	bool stopped;		/* by an error or at max size */
-	char error[300];	/* why, when stopped; else "" */
+	int err;		/* why, as recorder_stop() will return it
+				 * negated: EFBIG at max size, ENOSPC, EIO...;
+				 * 0 while recording */
+	char error[300];	/* why, as text, when stopped; else "" */
 };
 
 struct recorder;
