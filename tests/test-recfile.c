@@ -1,7 +1,8 @@
 /* The recording container: samples, marks and gaps written and read back
  * whole; files cut at every byte, with bytes flipped in the middle, not
- * closed, or not recordings at all; the size limit; the open and seek
- * times of a day at one sample a second. */
+ * closed, or not recordings at all; the size limit; the pagetypeinfo
+ * interval of format 2.1 and the recordings of every format; the open and
+ * seek times of a day at one sample a second. */
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "ptrec/recfile.h"
 #include "tap.h"
 
@@ -616,7 +618,7 @@ test_not_recordings(void)
 	bytes[16] = REC_MAJOR + 1;
 	spit(p, bytes, len);
 	r = rec_reader_open(p, why, sizeof(why));
-	snprintf(want, sizeof(want), "format %d.0", REC_MAJOR + 1);
+	snprintf(want, sizeof(want), "format %d.%d", REC_MAJOR + 1, REC_MINOR);
 	tap_ok(r == NULL && strstr(why, want) != NULL,
 	    "a newer major version is refused: %s", why);
 	bytes[16] = REC_MAJOR;
@@ -667,6 +669,168 @@ test_not_recordings(void)
 	tap_ok(r && rec_reader_header(r)->cpus == -1 &&
 	    rec_reader_header(r)->start == 0, "facts not given stay unknown");
 	rec_reader_close(r);
+}
+
+/* The recording of each format in tests/fixtures/recordings, as a file. */
+static struct rec_reader *
+fixture_open(const char *name)
+{
+	char rel[100], why[300];
+	struct rec_reader *r;
+	uint8_t *b;
+	size_t len;
+
+	snprintf(rel, sizeof(rel), "recordings/%s", name);
+	b = (uint8_t *)fixture_load(rel, &len);
+	spit(path_of(name), b, len);
+	free(b);
+	if ((r = rec_reader_open(path_of(name), why, sizeof(why))) == NULL)
+		printf("# %s\n", why);
+	return r;
+}
+
+/* Its samples all read, with the checks of verify too. */
+static bool
+fixture_reads(struct rec_reader *r)
+{
+	const uint8_t *b;
+	size_t i, len;
+
+	for (i = 0; i < rec_reader_count(r); i++)
+		if (rec_reader_get(r, i, &b, &len, NULL) != 0)
+			return false;
+	return rec_reader_verify(r) == 0;
+}
+
+/*
+ * Format 2.1's header field, the pagetypeinfo interval: written when
+ * given, read back, absent (0) otherwise. Then the committed recordings:
+ * 1.0 and 2.0 read as before, fact by fact, with the interval 0 (not
+ * recorded); 2.1 (the 40 samples of the 2.0 fixture, written again by
+ * bench/recording-split with the header given 10 s, the bundled
+ * recording's interval) has it, and otherwise every byte of 2.0's samples.
+ */
+static void
+test_pti_every(void)
+{
+	static const struct {
+		const char *name;
+		int major, minor;
+		const char *host, *release;
+		long long start_us;
+		double interval, pti_every;
+		size_t samples, marks;
+	} fx[] = {
+		{ "format-1.0.ptrec", 1, 0, "fixturehost", "6.18.44",
+		  1796013551958538LL, 0.2, 0, 10, 1 },
+		{ "format-2.0.ptrec", 2, 0, "vm", "6.18.44-fc-v669",
+		  1796013311253514LL, 1, 0, 40, 4 },
+		{ "format-2.1.ptrec", 2, 1, "vm", "6.18.44-fc-v669",
+		  1796013311253514LL, 1, 10, 40, 4 },
+	};
+	struct rec_reader *r, *old;
+	const struct rec_header *hp;
+	struct rec_writer *w;
+	struct rec_header h;
+	struct rec_info info;
+	struct stat with, without;
+	const uint8_t *b, *ob;
+	uint8_t buf[100];
+	size_t i, n, len, olen, differ = 0;
+	bool key, okey;
+
+	header(&h);
+	h.pti_every = 2.5;
+	w = rec_writer_open(path_of("pti.ptrec"), &h, NULL, 0);
+	for (i = 0; w != NULL && i < 20; i++)
+		rec_writer_sample(w, BASE + i * STEP, i % 10 == 0, buf,
+		    fake((uint32_t)i, buf, 100));
+	tap_eq_int(w ? rec_writer_close(w, NULL, 0) : -1, 0,
+	    "written with a pagetypeinfo interval");
+	memset(&info, 0, sizeof(info));
+	if ((r = rec_reader_open(path_of("pti.ptrec"), NULL, 0)) != NULL)
+		rec_reader_info(r, &info);
+	tap_ok(r != NULL && rec_reader_header(r)->pti_every == 2.5,
+	    "it reads back: %g s", r ? rec_reader_header(r)->pti_every : -1);
+	tap_ok(info.major == 2 && info.minor == 1 && info.unknown_fields == 0,
+	    "as a field of format 2.1 (%d.%d, %d unknown)", info.major,
+	    info.minor, info.unknown_fields);
+	tap_ok(r != NULL && rec_reader_header(r)->interval == 1 &&
+	    rec_reader_header(r)->start == BASE &&
+	    rec_reader_count(r) == 20 && fixture_reads(r),
+	    "with the rest of the header and the samples");
+	rec_reader_close(r);
+
+	h.pti_every = 0;
+	w = rec_writer_open(path_of("no-pti.ptrec"), &h, NULL, 0);
+	for (i = 0; w != NULL && i < 20; i++)
+		rec_writer_sample(w, BASE + i * STEP, i % 10 == 0, buf,
+		    fake((uint32_t)i, buf, 100));
+	if (w != NULL)
+		rec_writer_close(w, NULL, 0);
+	r = rec_reader_open(path_of("no-pti.ptrec"), NULL, 0);
+	tap_ok(r != NULL && rec_reader_header(r)->pti_every == 0,
+	    "not given: reads 0, not recorded");
+	rec_reader_close(r);
+	memset(&with, 0, sizeof(with));
+	memset(&without, 0, sizeof(without));
+	stat(path_of("pti.ptrec"), &with);
+	stat(path_of("no-pti.ptrec"), &without);
+	tap_eq_u64((uint64_t)(with.st_size - without.st_size), 12,
+	    "and no field is written for it (12 bytes less)");
+
+	for (i = 0; i < sizeof(fx) / sizeof(fx[0]); i++) {
+		if (!tap_ok((r = fixture_open(fx[i].name)) != NULL,
+		    "%s opens", fx[i].name))
+			continue;
+		rec_reader_info(r, &info);
+		hp = rec_reader_header(r);
+		rec_reader_marks(r, &n);
+		tap_ok(info.major == fx[i].major && info.minor == fx[i].minor &&
+		    info.indexed && info.unknown_fields == 0 &&
+		    info.unknown_frames == 0, "%s: format %d.%d, by its index",
+		    fx[i].name, info.major, info.minor);
+		tap_ok(strcmp(hp->hostname, fx[i].host) == 0 &&
+		    strcmp(hp->release, fx[i].release) == 0 &&
+		    strcmp(hp->machine, "x86_64") == 0 &&
+		    strcmp(hp->boot_id,
+		    "1dc90163-5c2f-4532-8427-64fd3b73b5be") == 0 &&
+		    strcmp(hp->version, "0.1.0") == 0 &&
+		    hp->page_size == 4096 && hp->pageblock_order == 9 &&
+		    hp->nodes == 1 && hp->cpus == 2 &&
+		    hp->mem_kb == 24684084 && hp->interval == fx[i].interval &&
+		    (long long)(hp->start * 1e6 + 0.5) == fx[i].start_us,
+		    "%s: its host facts, one by one", fx[i].name);
+		tap_ok(hp->pti_every == fx[i].pti_every,
+		    "%s: pagetypeinfo interval %g (want %g)", fx[i].name,
+		    hp->pti_every, fx[i].pti_every);
+		tap_ok(rec_reader_count(r) == fx[i].samples &&
+		    n == fx[i].marks && fixture_reads(r),
+		    "%s: %zu samples, all read, and %zu marks", fx[i].name,
+		    rec_reader_count(r), n);
+		rec_reader_close(r);
+	}
+
+	r = fixture_open("format-2.1.ptrec");
+	old = fixture_open("format-2.0.ptrec");
+	if (!tap_ok(r != NULL && old != NULL &&
+	    rec_reader_count(r) == rec_reader_count(old),
+	    "2.1 and 2.0 fixtures side by side")) {
+		rec_reader_close(r);
+		rec_reader_close(old);
+		return;
+	}
+	for (i = 0; i < rec_reader_count(r); i++) {
+		if (rec_reader_get(r, i, &b, &len, &key) != 0 ||
+		    rec_reader_get(old, i, &ob, &olen, &okey) != 0 ||
+		    len != olen || memcmp(b, ob, len) != 0 || key != okey ||
+		    rec_reader_time(r, i) != rec_reader_time(old, i))
+			differ++;
+	}
+	tap_eq_u64(differ, 0, "2.1: every sample's bytes, time and keyframe "
+	    "flag as in 2.0");
+	rec_reader_close(r);
+	rec_reader_close(old);
 }
 
 static void
@@ -871,6 +1035,7 @@ main(void)
 	test_flip_indexed();
 	test_not_recordings();
 	test_limit();
+	test_pti_every();
 	test_day();
 	cleanup();
 	return tap_done();

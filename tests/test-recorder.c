@@ -1,6 +1,7 @@
 /* The recorder thread: samples through the queue and back; a writer
  * stalled on a pipe nobody reads while pushes go on; a full disk; the
- * size limit; and recorders killed at random moments. */
+ * size limit; the header's pagetypeinfo interval; and recorders killed at
+ * random moments. */
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -138,6 +139,7 @@ test_through(void)
 	tap_ok(st.samples > 0 && st.size > 0 && !st.stopped && st.lost == 0,
 	    "status while recording: %llu samples, %llu bytes",
 	    (unsigned long long)st.samples, (unsigned long long)st.size);
+	tap_eq_int(st.err, 0, "no error code while recording");
 	tap_eq_int(recorder_stop(rec, why, sizeof(why)), 0, "stopped");
 
 	r = rec_reader_open(path_of("through.ptrec"), why, sizeof(why));
@@ -307,6 +309,7 @@ test_full(void)
 	tap_ok(st.stopped && strstr(st.error, "No space left on device") &&
 	    strncmp(st.error, file, strlen(file)) == 0,
 	    "the status says the disk is full: %s", st.error);
+	tap_eq_int(st.err, ENOSPC, "and gives its code: ENOSPC");
 	t0 = now();
 	pushed_after = !recorder_push(rec, BASE + k * STEP, true, buf, 10);
 	tap_ok(pushed_after && now() - t0 < 1e-3,
@@ -352,6 +355,7 @@ test_max_size(void)
 	}
 	tap_ok(st.stopped && strstr(st.error, "stopped at max size"),
 	    "the status says: %s", st.error);
+	tap_eq_int(st.err, EFBIG, "and gives its code: EFBIG");
 	tap_eq_int(recorder_stop(rec, why, sizeof(why)), -EFBIG,
 	    "stop: -EFBIG");
 	stat(path_of("max.ptrec"), &sb);
@@ -364,6 +368,53 @@ test_max_size(void)
 	    "a closed file within the limit (%lld bytes, %zu samples)",
 	    (long long)sb.st_size, r ? rec_reader_count(r) : 0);
 	rec_reader_close(r);
+}
+
+/* The pagetypeinfo interval of the options reaches the file's header,
+ * through a path or a descriptor, unless the header has its own. */
+static void
+test_pti_every(void)
+{
+	struct recorder_opts o = { .flush_interval = 0.02, .pti_every = 30 };
+	struct rec_header h;
+	struct recorder *rec;
+	struct rec_reader *r;
+	uint8_t buf[4096];
+	char why[300];
+	double got[4];
+	int i, fd;
+
+	for (i = 0; i < 4; i++) {
+		char name[40];
+
+		snprintf(name, sizeof(name), "pti-%d.ptrec", i);
+		header(&h);
+		if (i == 2)
+			h.pti_every = 5;
+		o.pti_every = i == 3 ? 0 : 30;
+		if (i == 1) {
+			fd = open(path_of(name), O_WRONLY | O_CREAT | O_EXCL,
+			    0600);
+			rec = recorder_start_fd(fd, name, &h, &o, why,
+			    sizeof(why));
+		} else
+			rec = recorder_start(path_of(name), &h, &o, why,
+			    sizeof(why));
+		got[i] = -1;
+		if (rec == NULL)
+			continue;
+		recorder_push(rec, BASE, true, buf, fake(0, true, buf, 100));
+		recorder_stop(rec, NULL, 0);
+		if ((r = rec_reader_open(path_of(name), why, sizeof(why))) !=
+		    NULL)
+			got[i] = rec_reader_header(r)->pti_every;
+		rec_reader_close(r);
+	}
+	tap_ok(got[0] == 30, "the options' pagetypeinfo interval is in the "
+	    "header (%g)", got[0]);
+	tap_ok(got[1] == 30, "written onto a descriptor too (%g)", got[1]);
+	tap_ok(got[2] == 5, "the header's own is kept (%g)", got[2]);
+	tap_ok(got[3] == 0, "none given: not recorded (%g)", got[3]);
 }
 
 /* Records until killed, telling the parent each sample pushed. */
@@ -477,6 +528,7 @@ main(void)
 	test_stalled();
 	test_full();
 	test_max_size();
+	test_pti_every();
 	test_kill();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)

@@ -301,6 +301,7 @@ recorder_main(void *arg)
 		if (w == NULL) {
 			rec->result = -EIO;
 			rec->st.stopped = true;
+			rec->st.err = EIO;
 			snprintf(rec->st.error, sizeof(rec->st.error), "%s", msg);
 			pthread_mutex_unlock(&rec->lock);
 			return NULL;
@@ -367,6 +368,7 @@ recorder_main(void *arg)
 	rec->result = r;
 	if (r != 0) {
 		rec->st.stopped = true;
+		rec->st.err = -r;
 		snprintf(rec->st.error, sizeof(rec->st.error), "%s", msg);
 		rec->head = rec->tail;
 		rec->queued = 0;
@@ -450,14 +452,32 @@ recorder_new_fd(int fd, const char *name, const struct rec_header *h,
 	return rec;
 }
 
+/* h, with the pagetypeinfo interval of o when h has none: into buf if
+ * that changes it. */
+static const struct rec_header *
+header_with(struct rec_header *buf, const struct rec_header *h,
+    const struct recorder_opts *o)
+{
+	if (o == NULL || !(o->pti_every > 0) || (h != NULL && h->pti_every > 0))
+		return h;
+	if (h != NULL)
+		*buf = *h;
+	else
+		rec_header_init(buf);
+	buf->pti_every = o->pti_every;
+	return buf;
+}
+
 struct recorder *
 recorder_start(const char *path, const struct rec_header *h,
     const struct recorder_opts *o, char *why, size_t whylen)
 {
+	struct rec_header hd;
 	struct rec_writer *w;
 	struct recorder *rec;
 
-	if ((w = rec_writer_open(path, h, why, whylen)) == NULL)
+	if ((w = rec_writer_open(path, header_with(&hd, h, o), why, whylen)) ==
+	    NULL)
 		return NULL;
 	if ((rec = recorder_new(w, o, why, whylen)) == NULL)
 		unlink(path);	/* ours, and empty */
@@ -468,7 +488,10 @@ struct recorder *
 recorder_start_fd(int fd, const char *name, const struct rec_header *h,
     const struct recorder_opts *o, char *why, size_t whylen)
 {
-	return recorder_new_fd(fd, name, h, o, why, whylen);
+	struct rec_header hd;
+
+	return recorder_new_fd(fd, name, header_with(&hd, h, o), o, why,
+	    whylen);
 }
 
 int

@@ -41,6 +41,9 @@ struct recorder_opts {
 	size_t queue_size;	/* bytes; 0: 4 MiB */
 	int keyframe_every;	/* samples; 0: REC_KEYFRAME_EVERY */
 	bool no_sync;		/* no fdatasync(2) after each flush */
+	double pti_every;	/* seconds between pagetypeinfo reads, written
+				 * in the header unless it has its own; 0: not
+				 * recorded */
 };
 
 struct recorder_status {
@@ -51,7 +54,10 @@ struct recorder_status {
 	size_t queued;		/* samples waiting to be written */
 	double behind;		/* seconds the oldest has waited */
 	bool stopped;		/* by an error or at max size */
-	char error[300];	/* why, when stopped; else "" */
+	int err;		/* why, as recorder_stop() will return it
+				 * negated: EFBIG at max size, ENOSPC, EIO...;
+				 * 0 while recording */
+	char error[300];	/* why, as text, when stopped; else "" */
 };
 
 struct recorder;

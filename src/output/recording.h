@@ -23,8 +23,8 @@ struct recording {
 
 /* The default file name: pagetop-HOST-YYYYmmdd-HHMMSS.ptrec. */
 void recording_default_path(const struct host *h, char *dst, size_t size);
-/* Starts recording to path; the header takes the host's facts and those of
- * the first sample s. 0, or -errno with why. */
+/* Starts recording to path; the header takes the host's facts, those of
+ * the first sample s and o->pti_every. 0, or -errno with why. */
 int recording_start(struct recording *r, const char *path, const struct host *h,
 		    const struct sample *s, double interval, const char *cmdline,
 		    const struct recorder_opts *o, char *why, size_t size);

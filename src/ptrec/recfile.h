@@ -24,7 +24,7 @@
 
 #define REC_MAJOR		2	/* written; 1.x is read too, a newer
 					 * major refused */
-#define REC_MINOR		0	/* newer minors are read */
+#define REC_MINOR		1	/* newer minors are read */
 #define REC_SAMPLE_MAX		(1u << 20)	/* bytes */
 #define REC_MARK_MAX		255	/* bytes of a mark's text */
 #define REC_KEYFRAME_EVERY	60	/* advice: bounds a seek */
@@ -46,6 +46,8 @@ struct rec_header {
 	int64_t mem_kb;		/* MemTotal */
 	double interval;	/* seconds between samples */
 	double start;		/* wall time, seconds since the epoch */
+	double pti_every;	/* seconds between pagetypeinfo reads; 0: not
+				 * recorded (files before format 2.1) */
 };
 
 /* Fills h with "unknown" values, to set the known ones after. */
