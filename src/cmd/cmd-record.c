@@ -124,6 +124,7 @@ cmd_record_exec(int argc, char **argv)
 		return 1;
 	}
 	s = f->tick.s;
+	ro.pti_every = f->pti_every;
 	if (out)
 		snprintf(path, sizeof(path), "%s", out);
 	else
@@ -154,7 +155,7 @@ cmd_record_exec(int argc, char **argv)
 		recording_status(&rec, &rs);
 		if (rs.stopped) {
 			fprintf(stderr, "pagetop: %s\n", rs.error);
-			status = strstr(rs.error, "max size") ? 0 : 1;
+			status = rs.err == EFBIG ? 0 : 1;
 			said = true;
 			break;
 		}

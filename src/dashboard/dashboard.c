@@ -51,7 +51,7 @@ dashboard_sample(struct dashboard *d)
 static void
 dashboard_toggle_record(struct dashboard *d, const char *to)
 {
-	struct recorder_opts ro = { .flush_interval = 5 };
+	struct recorder_opts ro = { .flush_interval = 5, .pti_every = d->f->pti_every };
 	char path[4096], why[512];
 	int r;
 

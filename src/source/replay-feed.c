@@ -201,7 +201,7 @@ replay_feed_open(const char *path, char *why, size_t size)
 	replay_host(rf->rp, &rf->f.host);
 	rf->f.interval = hd->interval;
 	/* Recordings before the header said: the default of the time. */
-	rf->f.pti_every = 10;
+	rf->f.pti_every = hd->pti_every > 0 ? hd->pti_every : 10;
 	if ((r = tick_init(&rf->f.tick, what, sizeof(what))) == -ENOMEM ||
 	    replay_feed_marks_build(rf) < 0) {
 		snprintf(why, size, "%s: out of memory", path);
