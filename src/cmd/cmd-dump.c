@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cmd/cmd.h"
+#include "model/host.h"
 #include "cmd/cmd-opts.h"
 #include "output/json.h"
 #include "parse/kmsg.h"
@@ -36,7 +37,7 @@ fmt_time(double t, char *dst, size_t size)
 
 /* The kernel log events of the whole recording, a line each. */
 static void
-dump_info_events(struct replay *rp, size_t n)
+dump_info_events(struct feed *f, size_t n)
 {
 	size_t count = 0;
 	uint64_t lost = 0, dropped = 0;
@@ -47,16 +48,17 @@ dump_info_events(struct replay *rp, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct kmsg_sample *k;
 
-		if (replay_seek(rp, i) < 0)
+		if (feed_seek(f, i) < 0)
 			continue;
-		k = &rp->cur->kmsg;
+		k = &f->tick.s->kmsg;
 		read |= k->read;
 		if (k->read && k->err)
 			err = k->err;
 		lost += k->lost;
 		dropped += k->dropped;
 		for (int e = 0; e < k->n && e < KMSG_MAX_EVENTS; e++) {
-			fmt_time(kmsg_event_wall(&k->ev[e], rp->cur->wall, rp->cur->mono), a, sizeof(a));
+			fmt_time(kmsg_event_wall(&k->ev[e], f->tick.s->wall, f->tick.s->mono), a,
+				 sizeof(a));
 			kmsg_event_brief(&k->ev[e], brief, sizeof(brief));
 			printf("event:      %s  %s  %s\n", a, kmsg_kind_name(k->ev[e].kind), brief);
 			count++;
@@ -79,8 +81,9 @@ dump_info_events(struct replay *rp, size_t n)
 }
 
 static int
-dump_info(struct replay *rp, const char *path)
+dump_info(struct feed *f, const char *path)
 {
+	const struct replay *rp = replay_feed_replay(f);
 	const struct rec_header *h = rec_reader_header(rp->r);
 	struct rec_info info;
 	size_t n = replay_count(rp), nm, ng, nd;
@@ -93,15 +96,17 @@ dump_info(struct replay *rp, const char *path)
 	printf("file:       %s (%llu bytes, format %d.%d%s)\n", path,
 	       (unsigned long long)info.size, info.major, info.minor,
 	       info.indexed ? "" : ", not closed properly: frames scanned");
-	replay_host_facts(rp, facts, sizeof(facts));
+	host_facts(&f->host, facts, sizeof(facts));
 	printf("host:       %s\n", facts);
 	printf("boot id:    %s\n", h->boot_id);
 	printf("recorded:   by pagetop %s every %gs: %s\n", h->version, h->interval, h->cmdline);
+	if (h->pti_every > 0)
+		printf("pagetypeinfo: read every %gs\n", h->pti_every);
 	if (n) {
-		fmt_time(rec_reader_time(rp->r, 0), a, sizeof(a));
-		fmt_time(rec_reader_time(rp->r, n - 1), b, sizeof(b));
+		fmt_time(feed_time_of(f, 0), a, sizeof(a));
+		fmt_time(feed_time_of(f, n - 1), b, sizeof(b));
 		printf("time:       %s to %s (%.0f s)\n", a, b,
-		       rec_reader_time(rp->r, n - 1) - rec_reader_time(rp->r, 0));
+		       feed_time_of(f, n - 1) - feed_time_of(f, 0));
 	}
 	printf("%zu samples\n", n);
 	for (size_t i = 0; i < ng; i++) {
@@ -120,7 +125,7 @@ dump_info(struct replay *rp, const char *path)
 	if (info.tail)
 		printf("damage:     the last %llu bytes are a frame cut short\n",
 		       (unsigned long long)info.tail);
-	dump_info_events(rp, n);
+	dump_info_events(f, n);
 	return 0;
 }
 
@@ -143,33 +148,20 @@ static const struct {
 };
 
 /*
- * pagetypeinfo is read less often than the rest: a sample between reads
- * gets the last read before it (kept in *pti while sample i is decoded
- * again), copied in with its time.
+ * pagetypeinfo is read less often than the rest: a sample between reads is
+ * shown with the read in force (the tick's), copied in with its time.
  */
 static double
-dump_pti_in_force(struct replay *rp, size_t i, struct pagetypeinfo *pti)
+dump_pti_in_force(const struct tick *t, struct sample *shown)
 {
-	double when = NAN;
-
-	if (rp->cur->status[SRC_PAGETYPEINFO].err != SRC_NOT_READ)
-		return rp->cur->wall;
-	for (size_t j = i; j-- > 0;) {
-		if (replay_seek(rp, j) < 0)
-			break;
-		if (rp->cur->status[SRC_PAGETYPEINFO].err == SRC_NOT_READ)
-			continue;
-		if (sample_has(rp->cur, SRC_PAGETYPEINFO)) {
-			*pti = rp->cur->pti;
-			when = rp->cur->wall;
-		}
-		break;
-	}
-	if (replay_seek(rp, i) < 0 || isnan(when))
+	*shown = *t->s;
+	if (t->s->status[SRC_PAGETYPEINFO].err != SRC_NOT_READ)
+		return t->s->wall;
+	if (!t->have_pti)
 		return NAN;
-	rp->cur->pti = *pti;
-	rp->cur->status[SRC_PAGETYPEINFO].err = 0;
-	return when;
+	shown->pti = *t->pti;
+	shown->status[SRC_PAGETYPEINFO].err = 0;
+	return t->pti_wall;
 }
 
 /* One sample as text: a "==> /proc/FILE <==" heading per file, as tail(1)
@@ -247,7 +239,8 @@ cmd_dump_exec(int argc, char **argv)
 	const char *at = NULL, *path;
 	bool as_json = false, info = false, printed = false;
 	unsigned mask = 0;
-	struct pagetypeinfo *pti = NULL;
+	struct sample *shown = NULL;
+	struct feed *f;
 	struct replay *rp;
 	char why[512];
 	int c, status = 0;
@@ -290,15 +283,16 @@ cmd_dump_exec(int argc, char **argv)
 	path = argv[optind];
 	if (!mask)
 		mask = ~0u;
-	if (!(rp = replay_open(path, why, sizeof(why)))) {
+	if (!(f = replay_feed_open(path, why, sizeof(why)))) {
 		fprintf(stderr, "pagetop: %s\n", why);
 		return 1;
 	}
+	rp = replay_feed_replay(f);
 	if (info) {
-		status = dump_info(rp, path);
+		status = dump_info(f, path);
 		goto out;
 	}
-	n = replay_count(rp);
+	n = feed_count(f);
 	if (n == 0) {
 		fprintf(stderr, "pagetop: %s: no samples\n", path);
 		status = 1;
@@ -313,7 +307,7 @@ cmd_dump_exec(int argc, char **argv)
 		cmd_opt_recording_span(rp->r, n, &span);
 		if ((status = cmd_opt_time("dump", "--at", at, &span, &t)) != 0)
 			goto out;
-		from = to = rec_reader_find(rp->r, t);
+		from = to = feed_find(f, t);
 	} else if (!as_json) {
 		from = to = n - 1;	/* text without --at: the last moment */
 		/* ... but the events of the whole recording. */
@@ -321,45 +315,47 @@ cmd_dump_exec(int argc, char **argv)
 			from = 0;
 	}
 	for (size_t i = from; i <= to; i++) {
+		const struct tick *t = &f->tick;
+		double pti_when = NAN;
+
 		/* A damaged chunk: its samples are skipped and the damage reported once, below. */
-		if (replay_seek(rp, i) < 0) {
+		if (feed_seek(f, i) < 0) {
 			status = 1;
 			continue;
+		}
+		/* One moment shows the pagetypeinfo read in force there. */
+		if (from == to && (mask & SRC_BIT(SRC_PAGETYPEINFO))) {
+			if (!shown && !(shown = malloc(sizeof(*shown)))) {
+				fprintf(stderr, "pagetop: out of memory\n");
+				status = 1;
+				goto out;
+			}
+			pti_when = dump_pti_in_force(t, shown);
 		}
 		if (as_json) {
 			struct json j;
 
 			json_init(&j, stdout);
-			sample_json(&j, rp->cur, NULL);
+			sample_json(&j, from == to && shown ? shown : t->s,
+				    t->have_groups ? t->groups : NULL);
 			fputc('\n', stdout);
-		} else {
-			double pti_when;
-
-			if (mask & DUMP_EVENTS)
-				dump_events(rp->cur, &printed);
-			if (i != to)
-				continue;
-			pti_when = NAN;
-			if (mask & SRC_BIT(SRC_PAGETYPEINFO)) {
-				if (!pti && !(pti = malloc(sizeof(*pti)))) {
-					fprintf(stderr, "pagetop: out of memory\n");
-					status = 1;
-					goto out;
-				}
-				pti_when = dump_pti_in_force(rp, i, pti);
-			}
-			if (printed && (mask & ~DUMP_EVENTS))
-				printf("\n");
-			if (!dump_text(path, rp->cur, mask, pti_when))
-				status = 1;
+			continue;
 		}
+		if (mask & DUMP_EVENTS)
+			dump_events(t->s, &printed);
+		if (i != to)
+			continue;
+		if (printed && (mask & ~DUMP_EVENTS))
+			printf("\n");
+		if (!dump_text(path, shown ? shown : t->s, mask, pti_when))
+			status = 1;
 	}
 	if (!as_json && mask == DUMP_EVENTS && !printed)
 		printf("no kernel log event %s\n", at ? "in this sample" : "in the recording");
 	if (replay_report_damage(rp, path, stderr) > 0)
 		status = 1;
 out:
-	free(pti);
-	replay_close(rp);
+	free(shown);
+	feed_close(f);
 	return status;
 }
