@@ -21,6 +21,34 @@ codec_page_kb(long page_size)
 	return page_size > 0 ? (uint64_t)page_size / 1024 : 0;
 }
 
+/*
+ * Vmstat and meminfo alike: a delta chunk's numbers are against the
+ * previous sample's plus the predicted change (pred), and both start with
+ * the count of lines skipped.
+ */
+static void
+enc_predicted(uint64_t *pred, int n, const struct predict *pr,
+    const struct predict_src *ps)
+{
+	int i;
+
+	memset(pred, 0, (size_t)n * sizeof(pred[0]));
+	for (i = 0; i < pr->n; i++)
+		pred[pr->r[i].target] = predict_change(pr, i, ps);
+}
+
+static int
+dec_skipped(struct dec *d, struct numr *nr, int base, int *skipped,
+    const char *what)
+{
+	int64_t v = codec_numr_s(nr, base);
+
+	if (v < INT_MIN || v > INT_MAX)
+		return codec_fail(d->err, "%s: bad skipped count", what);
+	*skipped = (int)v;
+	return 0;
+}
+
 /* VMSTAT (12) and VMSTAT2 (22). */
 
 /* ps: what the predictions read besides vmstat. */
@@ -43,12 +71,10 @@ codec_enc_vm(struct wbuf *w, const struct vmstat *v, const struct vmstat *pv,
 			codec_put_name(w, &np, v->e[i].name, VMSTAT_NAME_LEN);
 	}
 	if (delta) {
-		memset(pred, 0, (size_t)v->n * sizeof(pred[0]));
 		ps->v = v;
 		ps->pv = pv;
 		predict_vmstat(&pr, v, ps);
-		for (i = 0; i < pr.n; i++)
-			pred[pr.r[i].target] = predict_change(&pr, i, ps);
+		enc_predicted(pred, v->n, &pr, ps);
 	}
 	for (codec_nums_begin(&nw, w, delta, diffs); codec_nums_pass(&nw);) {
 		codec_num_s(&nw, v->skipped, delta ? pv->skipped : 0);
@@ -64,16 +90,13 @@ codec_dec_vm(struct dec *d, struct rbuf *r)
 	struct vmstat *v = &d->s->vm;
 	const struct vmstat *pv;
 	struct names_pos np = { codec_vmstat_names, codec_vmstat_nnames, -1 };
-	struct numr nr = { .r = r };
+	struct numr nr;
 	struct predict_src ps;
 	struct predict pr;
 	bool delta;
-	int64_t skipped;
 	int i;
 
-	if (!codec_get_flags(r, &delta))
-		return codec_fail(d->err, "vmstat: bad flags");
-	if (codec_dec_delta_ok(d, delta, SRC_VMSTAT, "vmstat") < 0)
+	if (codec_dec_flags(d, r, SRC_VMSTAT, "vmstat", &delta) < 0)
 		return -EINVAL;
 	pv = delta ? &d->prev->vm : NULL;
 	if (delta) {
@@ -91,13 +114,10 @@ codec_dec_vm(struct dec *d, struct rbuf *r)
 				return codec_fail(d->err,
 				    "vmstat: counter %d: bad name", i);
 	}
-	nr.delta = delta;
-	nr.diffs = d->v2 ? &d->diffs : NULL;
-	nr.left = 1 + (uint64_t)v->n;
-	skipped = codec_numr_s(&nr, delta ? pv->skipped : 0);
-	if (skipped < INT_MIN || skipped > INT_MAX)
-		return codec_fail(d->err, "vmstat: bad skipped count");
-	v->skipped = (int)skipped;
+	codec_numr_begin(&nr, d, r, delta, 1 + (uint64_t)v->n);
+	if (dec_skipped(d, &nr, delta ? pv->skipped : 0, &v->skipped,
+	    "vmstat") < 0)
+		return -EINVAL;
 	for (i = 0; i < v->n; i++)
 		v->e[i].value = codec_numr_u(&nr, delta ? pv->e[i].value : 0);
 	if (delta && d->v2) {
@@ -110,7 +130,8 @@ codec_dec_vm(struct dec *d, struct rbuf *r)
 		}
 		predict_vmstat(&pr, v, &ps);
 		for (i = 0; i < pr.n; i++)
-			v->e[pr.r[i].target].value += predict_change(&pr, i, &ps);
+			v->e[pr.r[i].target].value +=
+			    predict_change(&pr, i, &ps);
 	}
 	d->vm_delta = delta;
 	return codec_field_done(r, d->err, "vmstat");
@@ -140,12 +161,10 @@ codec_enc_mem(struct wbuf *w, const struct meminfo *m, const struct meminfo *pm,
 		}
 	}
 	if (delta) {
-		memset(pred, 0, (size_t)m->n * sizeof(pred[0]));
 		ps->m = m;
 		ps->pm = pm;
 		predict_meminfo(&pr, m, ps);
-		for (i = 0; i < pr.n; i++)
-			pred[pr.r[i].target] = predict_change(&pr, i, ps);
+		enc_predicted(pred, m->n, &pr, ps);
 	}
 	for (codec_nums_begin(&nw, w, delta, diffs); codec_nums_pass(&nw);) {
 		codec_num_s(&nw, m->skipped, delta ? pm->skipped : 0);
@@ -162,15 +181,12 @@ codec_dec_mem(struct dec *d, struct rbuf *r)
 	const struct meminfo *pm;
 	struct predict_src ps;
 	struct names_pos np = { codec_meminfo_names, codec_meminfo_nnames, -1 };
-	struct numr nr = { .r = r };
+	struct numr nr;
 	struct predict pr;
 	bool delta;
-	int64_t skipped;
 	int i;
 
-	if (!codec_get_flags(r, &delta))
-		return codec_fail(d->err, "meminfo: bad flags");
-	if (codec_dec_delta_ok(d, delta, SRC_MEMINFO, "meminfo") < 0)
+	if (codec_dec_flags(d, r, SRC_MEMINFO, "meminfo", &delta) < 0)
 		return -EINVAL;
 	pm = delta ? &d->prev->mem : NULL;
 	if (delta) {
@@ -191,13 +207,10 @@ codec_dec_mem(struct dec *d, struct rbuf *r)
 				return codec_fail(d->err,
 				    "meminfo: key %d: bad name or unit", i);
 	}
-	nr.delta = delta;
-	nr.diffs = d->v2 ? &d->diffs : NULL;
-	nr.left = 1 + (uint64_t)m->n;
-	skipped = codec_numr_s(&nr, delta ? pm->skipped : 0);
-	if (skipped < INT_MIN || skipped > INT_MAX)
-		return codec_fail(d->err, "meminfo: bad skipped count");
-	m->skipped = (int)skipped;
+	codec_numr_begin(&nr, d, r, delta, 1 + (uint64_t)m->n);
+	if (dec_skipped(d, &nr, delta ? pm->skipped : 0, &m->skipped,
+	    "meminfo") < 0)
+		return -EINVAL;
 	for (i = 0; i < m->n; i++)
 		m->e[i].value = codec_numr_u(&nr, delta ? pm->e[i].value : 0);
 	if (delta && d->v2) {
@@ -211,7 +224,8 @@ codec_dec_mem(struct dec *d, struct rbuf *r)
 		ps.page_kb = codec_page_kb(d->s->page_size);
 		predict_meminfo(&pr, m, &ps);
 		for (i = 0; i < pr.n; i++)
-			m->e[pr.r[i].target].value += predict_change(&pr, i, &ps);
+			m->e[pr.r[i].target].value +=
+			    predict_change(&pr, i, &ps);
 	}
 	return codec_field_done(r, d->err, "meminfo");
 }
@@ -281,7 +295,7 @@ int
 codec_dec_psi(struct dec *d, struct rbuf *r)
 {
 	const struct psi *pp;
-	struct numr nr = { .r = r };
+	struct numr nr;
 	struct psi *p;
 	enum source src;
 	uint64_t wire, lines, changed;
@@ -305,19 +319,16 @@ codec_dec_psi(struct dec *d, struct rbuf *r)
 		return codec_fail(d->err, "%s: twice", source_name(src));
 	d->chunks |= SRC_BIT(src);
 
-	if (!codec_get_flags(r, &delta))
-		return codec_fail(d->err, "%s: bad flags", source_name(src));
-	if (codec_dec_delta_ok(d, delta, src, source_name(src)) < 0)
+	if (codec_dec_flags(d, r, src, source_name(src), &delta) < 0)
 		return -EINVAL;
 	pp = delta ? &d->prev->psi[codec_psi[wire]] : NULL;
 	if (delta)
 		lines = codec_psi_lines(pp);
 	else if (!codec_get_max(r, PSI_SOME | PSI_FULL, &lines))
 		return codec_fail(d->err, "%s: bad lines", source_name(src));
-	nr.delta = delta;
-	nr.diffs = d->v2 ? &d->diffs : NULL;
-	nr.left = 4 * (uint64_t)(((lines & PSI_SOME) != 0) +
-	    ((lines & PSI_FULL) != 0));
+	codec_numr_begin(&nr, d, r, delta,
+	    4 * (uint64_t)(((lines & PSI_SOME) != 0) +
+	    ((lines & PSI_FULL) != 0)));
 	if (lines & PSI_SOME)
 		dec_psi_line(&nr, &p->some, delta ? &pp->some : NULL);
 	if (lines & PSI_FULL)
@@ -335,9 +346,7 @@ codec_dec_uptime(struct dec *d, struct rbuf *r)
 {
 	bool delta;
 
-	if (!codec_get_flags(r, &delta))
-		return codec_fail(d->err, "uptime: bad flags");
-	if (codec_dec_delta_ok(d, delta, SRC_UPTIME, "uptime") < 0)
+	if (codec_dec_flags(d, r, SRC_UPTIME, "uptime", &delta) < 0)
 		return -EINVAL;
 	d->s->uptime = codec_from_us(codec_get_d(r, delta,
 	    delta ? codec_us(d->prev->uptime) : 0));

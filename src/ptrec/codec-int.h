@@ -170,13 +170,16 @@ bool codec_get_name(struct rbuf *r, struct names_pos *np, char *dst,
     size_t size);
 bool codec_get_bool(struct rbuf *r, bool *out);
 bool codec_get_flags(struct rbuf *r, bool *delta);
+void codec_numr_begin(struct numr *nr, struct dec *d, struct rbuf *r,
+    bool delta, uint64_t left);
 uint64_t codec_numr_u(struct numr *nr, uint64_t base);
 int64_t codec_numr_s(struct numr *nr, int64_t base);
 uint32_t codec_numr_u32(struct numr *nr, uint32_t base);
 int codec_field_done(struct rbuf *r, struct parse_error *err,
     const char *what);
 
-/* codec-shape.c: the counts a sample may hold, and same shapes. */
+/* codec-shape.c: the counts a sample may hold, same shapes, and the flags
+ * of a chunk with the previous chunk a delta one needs. */
 bool codec_sample_sane(const struct sample *s);
 bool codec_prev_has(const struct sample *prev, enum source src);
 bool codec_status_same(const struct source_status *a,
@@ -191,8 +194,8 @@ unsigned codec_psi_lines(const struct psi *p);
 bool codec_sensors_same(const struct sensors *a, const struct sensors *b);
 bool codec_blocked_same(const struct blocked_task *a,
     const struct blocked_task *b);
-int codec_dec_delta_ok(struct dec *d, bool delta, enum source src,
-    const char *what);
+int codec_dec_flags(struct dec *d, struct rbuf *r, enum source src,
+    const char *what, bool *delta);
 
 /*
  * The families. An encoder writes one chunk's payload; delta: against

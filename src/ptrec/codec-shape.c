@@ -220,11 +220,14 @@ codec_blocked_same(const struct blocked_task *a, const struct blocked_task *b)
 	    name_same(a->user, b->user, sizeof(a->user));
 }
 
-/* The previous chunk a delta chunk needs, or a failure. */
+/* A chunk's flags, and the previous chunk a delta chunk needs. */
 int
-codec_dec_delta_ok(struct dec *d, bool delta, enum source src, const char *what)
+codec_dec_flags(struct dec *d, struct rbuf *r, enum source src,
+    const char *what, bool *delta)
 {
-	if (delta && !codec_prev_has(d->prev, src))
+	if (!codec_get_flags(r, delta))
+		return codec_fail(d->err, "%s: bad flags", what);
+	if (*delta && !codec_prev_has(d->prev, src))
 		return codec_fail(d->err,
 		    "%s: a delta without the previous sample's", what);
 	return 0;

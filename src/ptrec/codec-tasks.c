@@ -200,7 +200,7 @@ dec_tasks2(struct dec *d, struct rbuf *r, bool delta)
 {
 	struct tasks *t = &d->s->tasks;
 	const struct tasks *pt = delta ? &d->prev->tasks : NULL;
-	struct numr nr = { .r = r };
+	struct numr nr;
 	uint64_t n, letter, k;
 	uint8_t letters[128];
 	bool seen[128];
@@ -214,9 +214,7 @@ dec_tasks2(struct dec *d, struct rbuf *r, bool delta)
 		seen[letter] = true;
 		letters[k] = (uint8_t)letter;
 	}
-	nr.delta = delta;
-	nr.diffs = &d->diffs;
-	nr.left = 1 + n;
+	codec_numr_begin(&nr, d, r, delta, 1 + n);
 	t->total = codec_numr_u32(&nr, delta ? pt->total : 0);
 	for (k = 0; k < n; k++)
 		t->by_state[letters[k]] = codec_numr_u32(&nr,
@@ -253,9 +251,7 @@ codec_dec_tasks(struct dec *d, struct rbuf *r)
 	uint64_t n, letter, k;
 	bool delta, seen[128];
 
-	if (!codec_get_flags(r, &delta))
-		return codec_fail(d->err, "tasks: bad flags");
-	if (codec_dec_delta_ok(d, delta, SRC_TASKS, "tasks") < 0)
+	if (codec_dec_flags(d, r, SRC_TASKS, "tasks", &delta) < 0)
 		return -EINVAL;
 	pt = delta ? &d->prev->tasks : NULL;
 	if (d->v2)

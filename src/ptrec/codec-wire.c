@@ -351,6 +351,19 @@ numr_diff(struct numr *nr)
 	return v;
 }
 
+/* Starts on a chunk's numbers, left of them; those of ids 20 to 25 and 27
+ * take their differences from DIFFS. */
+void
+codec_numr_begin(struct numr *nr, struct dec *d, struct rbuf *r, bool delta,
+    uint64_t left)
+{
+	memset(nr, 0, sizeof(*nr));
+	nr->r = r;
+	nr->delta = delta;
+	nr->diffs = d->v2 ? &d->diffs : NULL;
+	nr->left = left;
+}
+
 uint64_t
 codec_numr_u(struct numr *nr, uint64_t base)
 {

@@ -42,13 +42,11 @@ codec_dec_buddy(struct dec *d, struct rbuf *r)
 {
 	struct buddyinfo *b = &d->s->buddy;
 	const struct buddyinfo *pb;
-	struct numr nr = { .r = r };
+	struct numr nr;
 	bool delta;
 	int i, o;
 
-	if (!codec_get_flags(r, &delta))
-		return codec_fail(d->err, "buddyinfo: bad flags");
-	if (codec_dec_delta_ok(d, delta, SRC_BUDDYINFO, "buddyinfo") < 0)
+	if (codec_dec_flags(d, r, SRC_BUDDYINFO, "buddyinfo", &delta) < 0)
 		return -EINVAL;
 	pb = delta ? &d->prev->buddy : NULL;
 	if (delta) {
@@ -70,9 +68,8 @@ codec_dec_buddy(struct dec *d, struct rbuf *r)
 				return codec_fail(d->err,
 				    "buddyinfo: zone %d: bad node or name", i);
 	}
-	nr.delta = delta;
-	nr.diffs = d->v2 ? &d->diffs : NULL;
-	nr.left = (uint64_t)b->n_zones * (uint64_t)b->n_orders;
+	codec_numr_begin(&nr, d, r, delta,
+	    (uint64_t)b->n_zones * (uint64_t)b->n_orders);
 	for (i = 0; i < b->n_zones; i++)
 		for (o = 0; o < b->n_orders; o++)
 			b->zones[i].free[o] = codec_numr_u(&nr,
@@ -231,13 +228,12 @@ codec_dec_pti(struct dec *d, struct rbuf *r)
 	struct pagetypeinfo *p = &d->s->pti;
 	const struct pagetypeinfo *pp;
 	struct pagetypeinfo_free *f;
-	struct numr nr = { .r = r };
+	struct numr nr;
 	bool delta;
 	int i, o;
 
-	if (!codec_get_flags(r, &delta))
-		return codec_fail(d->err, "pagetypeinfo: bad flags");
-	if (codec_dec_delta_ok(d, delta, SRC_PAGETYPEINFO, "pagetypeinfo") < 0)
+	if (codec_dec_flags(d, r, SRC_PAGETYPEINFO, "pagetypeinfo",
+	    &delta) < 0)
 		return -EINVAL;
 	pp = delta ? &d->prev->pti : NULL;
 	if (delta) {
@@ -258,10 +254,9 @@ codec_dec_pti(struct dec *d, struct rbuf *r)
 		dec_pti_copy_rows(p->mixed, pp->mixed, p->n_mixed);
 	} else if (dec_pti_shape(d, r) < 0)
 		return -EINVAL;
-	nr.delta = delta;
-	nr.diffs = d->v2 ? &d->diffs : NULL;
-	nr.left = (uint64_t)p->n_free * (uint64_t)(1 + p->n_orders) +
-	    (uint64_t)(p->n_blocks + p->n_mixed) * (uint64_t)p->n_types;
+	codec_numr_begin(&nr, d, r, delta,
+	    (uint64_t)p->n_free * (uint64_t)(1 + p->n_orders) +
+	    (uint64_t)(p->n_blocks + p->n_mixed) * (uint64_t)p->n_types);
 	for (i = 0; i < p->n_free; i++) {
 		f = &p->free[i];
 		f->capped = codec_numr_u32(&nr, delta ? pp->free[i].capped : 0);
@@ -339,15 +334,13 @@ codec_dec_zi(struct dec *d, struct rbuf *r)
 	struct zoneinfo *z = &d->s->zi;
 	const struct zoneinfo *pz;
 	struct zoneinfo_zone *zz;
-	struct numr nr = { .r = r };
+	struct numr nr;
 	bool delta;
-	uint64_t bits;
+	uint64_t bits, n = 0;
 	size_t k;
 	int i;
 
-	if (!codec_get_flags(r, &delta))
-		return codec_fail(d->err, "zoneinfo: bad flags");
-	if (codec_dec_delta_ok(d, delta, SRC_ZONEINFO, "zoneinfo") < 0)
+	if (codec_dec_flags(d, r, SRC_ZONEINFO, "zoneinfo", &delta) < 0)
 		return -EINVAL;
 	pz = delta ? &d->prev->zi : NULL;
 	if (delta) {
@@ -373,11 +366,10 @@ codec_dec_zi(struct dec *d, struct rbuf *r)
 					zz->has |= 1u << codec_zi[k];
 		}
 	}
-	nr.delta = delta;
-	nr.diffs = d->v2 ? &d->diffs : NULL;
 	for (i = 0; i < z->n_zones; i++)
 		for (k = 0; k < N_WIRE_ZI; k++)
-			nr.left += (z->zones[i].has >> codec_zi[k]) & 1;
+			n += (z->zones[i].has >> codec_zi[k]) & 1;
+	codec_numr_begin(&nr, d, r, delta, n);
 	for (i = 0; i < z->n_zones; i++) {
 		zz = &z->zones[i];
 		for (k = 0; k < N_WIRE_ZI; k++)
