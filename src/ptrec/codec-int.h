@@ -1,0 +1,245 @@
+/*
+ * What the parts of the recording codec share: the field ids, the numbers
+ * that name sources, PSI resources, zoneinfo fields and sensor kinds on
+ * the wire, the write and read buffers with their primitives
+ * (codec-wire.c), the shape comparisons (codec-shape.c) and each source
+ * family's encoder and decoder (codec-zones.c, codec-counters.c,
+ * codec-tasks.c, codec-events.c), which the frame driver (codec.c) calls.
+ * The format itself is specified in pagetop-recording(5), SAMPLE ENCODING;
+ * every number here is part of it and never changes.
+ */
+#ifndef PAGETOP_CODEC_INT_H
+#define PAGETOP_CODEC_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ptrec/codec.h"
+
+/* The field ids; tests/format-ids.sh checks them against the man page. */
+enum codec_field {
+	F_FRAME = 1,
+	F_TIME = 2,
+	F_PAGE_SIZE = 3,
+	F_STATUS = 4,
+	F_BUDDYINFO = 10,
+	F_PAGETYPEINFO = 11,
+	F_VMSTAT = 12,
+	F_MEMINFO = 13,
+	F_ZONEINFO = 14,
+	F_PSI = 15,
+	F_UPTIME = 16,
+	F_SENSORS = 17,
+	F_TASKS = 18,
+	F_KMSG = 19,
+	/* 10 to 15 and 18 again: differences in DIFFS, predictions, names */
+	F_BUDDYINFO2 = 20,
+	F_PAGETYPEINFO2 = 21,
+	F_VMSTAT2 = 22,
+	F_MEMINFO2 = 23,
+	F_ZONEINFO2 = 24,
+	F_PSI2 = 25,
+	F_DIFFS = 26,		/* the differences of 20 to 25 and 27 */
+	F_TASKS2 = 27,		/* 18 with its counts as 20 to 25 have them */
+};
+
+#define DELTA		0x1u	/* frame and chunk flags */
+
+/* Bits of a PSI chunk's "lines". */
+#define PSI_SOME	0x1u
+#define PSI_FULL	0x2u
+
+/* The enum a number on the wire stands for, whatever the enums become
+ * (codec-wire.c checks the counts). */
+#define N_WIRE_SOURCES	11
+#define N_WIRE_PSI	4
+#define N_WIRE_ZI	9
+#define N_WIRE_KINDS	4
+extern const enum source codec_sources[];
+extern const enum psi_resource codec_psi[];
+extern const enum zoneinfo_field codec_zi[];
+extern const enum sensor_kind codec_kinds[];
+
+struct wbuf {
+	uint8_t *p;
+	size_t len;
+	size_t cap;
+	bool full;		/* a write did not fit; len stopped there */
+};
+
+struct rbuf {
+	const uint8_t *p;
+	size_t len;
+	size_t off;
+	bool bad;		/* read past the end, or a malformed varint */
+};
+
+/* What a field decoder needs. */
+struct dec {
+	const struct sample *prev;	/* NULL in a keyframe */
+	struct sample *s;
+	struct parse_error *err;
+	struct codec_stats *st;
+	unsigned chunks;		/* bit per enum source: chunk seen */
+	bool sensors;			/* SENSORS seen */
+	bool v2;			/* the field is one of 20 to 25, 27 */
+	bool buddy_delta;		/* a delta buddyinfo chunk was read */
+	bool zi_delta;			/* likewise zoneinfo */
+	bool vm_delta;			/* likewise vmstat */
+	struct rbuf diffs;		/* DIFFS, read as chunks need it */
+};
+
+/*
+ * The numbers of a source chunk: each whole (u or s of the value), or in
+ * a delta chunk the differences from the previous sample's. A delta chunk
+ * of ids 20 to 25 and 27 has only its runs; its differences go in the DIFFS
+ * field, with every other chunk's, so that zstd finds a sample's runs and
+ * shapes in one piece like the sample before. An encoder goes over the
+ * numbers once for the chunk and once more for DIFFS (diffs):
+ *
+ *	for (codec_nums_begin(&nw, w, delta, diffs); codec_nums_pass(&nw);)
+ *		codec_num_u(&nw, value, base), ...
+ */
+struct nums {
+	struct wbuf *w;
+	bool delta;
+	int pass;		/* 1: whole numbers or the runs; 2: differences */
+	int last;		/* the last pass to make */
+	uint64_t zeros;		/* unchanged numbers not yet written */
+};
+
+/*
+ * The numbers of a source chunk, as nums wrote them. A delta chunk knows
+ * from its shape how many there are (left), so it can tell a run of
+ * unchanged numbers at the end from one followed by a difference. The
+ * differences of ids 20 to 25 and 27 are read from DIFFS (diffs).
+ */
+struct numr {
+	struct rbuf *r;
+	bool delta;
+	uint64_t left;		/* numbers not yet read */
+	uint64_t zeros;		/* unchanged numbers still to give */
+	bool in_run;		/* a run was read, its difference not yet */
+	struct rbuf *diffs;	/* where the differences are: r or DIFFS */
+	uint64_t ndiffs;	/* differences read */
+};
+
+/*
+ * A name of a whole vmstat or meminfo chunk of ids 22, 23 (name): u k,
+ * 0 for the name written out as str after it, else the name of the
+ * built-in list (codec-names.c) at place at + 1 + unzigzag(k - 1). The
+ * list's order is the kernel's, so k is mostly 1.
+ */
+struct names_pos {
+	const char *const *list;
+	int n;
+	int at;			/* the place of the last name taken; -1 */
+};
+
+/* codec-wire.c: errors, units, and the fields' payload types. */
+int codec_fail(struct parse_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+int64_t codec_us(double t);
+double codec_from_us(int64_t us);
+bool codec_milli(double v, int64_t *out);
+
+void codec_put_u(struct wbuf *w, uint64_t v);
+void codec_put_s(struct wbuf *w, int64_t v);
+void codec_put_d(struct wbuf *w, bool delta, int64_t v, int64_t base);
+void codec_put_str(struct wbuf *w, const char *s, size_t size);
+void codec_put_name(struct wbuf *w, struct names_pos *np, const char *s,
+    size_t size);
+void codec_nums_begin(struct nums *nw, struct wbuf *w, bool delta,
+    bool diffs);
+bool codec_nums_pass(struct nums *nw);
+void codec_num_u(struct nums *nw, uint64_t v, uint64_t base);
+void codec_num_s(struct nums *nw, int64_t v, int64_t base);
+size_t codec_field_begin(struct wbuf *w, enum codec_field id);
+void codec_field_end(struct wbuf *w, size_t start);
+
+uint64_t codec_get_u(struct rbuf *r);
+int64_t codec_get_s(struct rbuf *r);
+int64_t codec_get_d(struct rbuf *r, bool delta, int64_t base);
+uint32_t codec_get_n32(struct rbuf *r, bool delta, uint32_t base);
+bool codec_get_max(struct rbuf *r, uint64_t max, uint64_t *out);
+bool codec_get_int(struct rbuf *r, int max, int *out);
+bool codec_get_sint(struct rbuf *r, int *out);
+bool codec_get_str(struct rbuf *r, char *dst, size_t size);
+bool codec_get_name(struct rbuf *r, struct names_pos *np, char *dst,
+    size_t size);
+bool codec_get_bool(struct rbuf *r, bool *out);
+bool codec_get_flags(struct rbuf *r, bool *delta);
+void codec_numr_begin(struct numr *nr, struct dec *d, struct rbuf *r,
+    bool delta, uint64_t left);
+uint64_t codec_numr_u(struct numr *nr, uint64_t base);
+int64_t codec_numr_s(struct numr *nr, int64_t base);
+uint32_t codec_numr_u32(struct numr *nr, uint32_t base);
+int codec_field_done(struct rbuf *r, struct parse_error *err,
+    const char *what);
+
+/* codec-shape.c: the counts a sample may hold, same shapes, and the flags
+ * of a chunk with the previous chunk a delta one needs. */
+bool codec_sample_sane(const struct sample *s);
+bool codec_prev_has(const struct sample *prev, enum source src);
+bool codec_status_same(const struct source_status *a,
+    const struct source_status *b);
+bool codec_buddy_same(const struct buddyinfo *a, const struct buddyinfo *b);
+bool codec_pti_same(const struct pagetypeinfo *a,
+    const struct pagetypeinfo *b);
+bool codec_vm_same(const struct vmstat *a, const struct vmstat *b);
+bool codec_mem_same(const struct meminfo *a, const struct meminfo *b);
+bool codec_zi_same(const struct zoneinfo *a, const struct zoneinfo *b);
+unsigned codec_psi_lines(const struct psi *p);
+bool codec_sensors_same(const struct sensors *a, const struct sensors *b);
+bool codec_blocked_same(const struct blocked_task *a,
+    const struct blocked_task *b);
+int codec_dec_flags(struct dec *d, struct rbuf *r, enum source src,
+    const char *what, bool *delta);
+
+/*
+ * The families. An encoder writes one chunk's payload; delta: against
+ * the previous sample's chunk (the caller checked it may); diffs: only its
+ * differences, for DIFFS. A decoder reads one field's payload into d->s:
+ * 0, or -EINVAL with d->err set.
+ */
+struct predict_src;
+
+/* codec-zones.c */
+void codec_enc_buddy(struct wbuf *w, const struct buddyinfo *b,
+    const struct buddyinfo *pb, bool diffs);
+void codec_enc_pti(struct wbuf *w, const struct pagetypeinfo *p,
+    const struct pagetypeinfo *pp, bool diffs);
+void codec_enc_zi(struct wbuf *w, const struct zoneinfo *z,
+    const struct zoneinfo *pz, const struct buddyinfo *b,
+    const struct buddyinfo *pb, bool diffs);
+int codec_dec_buddy(struct dec *d, struct rbuf *r);
+int codec_dec_pti(struct dec *d, struct rbuf *r);
+int codec_dec_zi(struct dec *d, struct rbuf *r);
+
+/* codec-counters.c */
+uint64_t codec_page_kb(long page_size);
+void codec_enc_vm(struct wbuf *w, const struct vmstat *v,
+    const struct vmstat *pv, struct predict_src *ps, bool diffs);
+void codec_enc_mem(struct wbuf *w, const struct meminfo *m,
+    const struct meminfo *pm, struct predict_src *ps, bool diffs);
+void codec_enc_psi(struct wbuf *w, size_t wire, const struct psi *p,
+    const struct psi *pp, bool diffs);
+int codec_dec_vm(struct dec *d, struct rbuf *r);
+int codec_dec_mem(struct dec *d, struct rbuf *r);
+int codec_dec_psi(struct dec *d, struct rbuf *r);
+int codec_dec_uptime(struct dec *d, struct rbuf *r);
+
+/* codec-tasks.c */
+void codec_enc_tasks(struct wbuf *w, const struct tasks *t,
+    const struct tasks *pt, double mono, bool diffs);
+int codec_dec_tasks(struct dec *d, struct rbuf *r);
+
+/* codec-events.c */
+void codec_enc_sensors(struct wbuf *w, const struct sensors *se,
+    const struct sensors *pse);
+void codec_enc_kmsg(struct wbuf *w, const struct kmsg_sample *k);
+int codec_dec_sensors(struct dec *d, struct rbuf *r);
+int codec_dec_kmsg(struct dec *d, struct rbuf *r);
+
+#endif
