@@ -2,13 +2,17 @@
  * taskstat_parse: every fixture in proc/stat with pid, comm, state and ppid
  * read off the files by eye, then every prefix of each (a prefix parses
  * exactly when it holds a blank after ppid, and then parses the same),
- * flipped bytes, and hand-made lines.
+ * flipped bytes, and hand-made lines. Then taskstat_field (flags and
+ * num_threads of every fixture, read by eye, and hand-made lines) and the
+ * schedstat signature.
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fixture.h"
 #include "tap.h"
@@ -251,6 +255,131 @@ check_self(void)
 	    ts.state ? ts.state : '?', ts.comm);
 }
 
+/* Fields 9 (flags) and 20 (num_threads) of each fixture, and whether the
+ * flags say kernel thread (PF_KTHREAD, 0x00200000). */
+struct fields {
+	const char *file;
+	long long flags;
+	long long nthreads;
+	int kthread;
+};
+
+static const struct fields fields[] = {
+	{ "gopsutil-comm-with-parens.txt", 4194304, 1, 0 },
+	{ "gopsutil-illumos-lx-brandz-39fields.txt", 0, 0, 0 },
+	{ "jc-comm-with-close-paren-hack.txt", 4202496, 1, 0 },
+	{ "jc-comm-with-space-and-newline.txt", 4202496, 1, 0 },
+	{ "jc-systemd-5.8.txt", 4194560, 1, 0 },
+	{ "node_exporter-khungtaskd-nonewline.txt", 2129984, 1, 1 },
+	{ "node_exporter-rcu_preempt-state-I.txt", 2129984, 1, 1 },
+	{ "node_exporter-systemd.txt", 4194560, 1, 0 },
+	{ "pcp-2.6.32-qemu-kvm-44fields.txt", 138420608, 8, 0 },
+	{ "pcp-3.19-pid1.txt", 4219136, 1, 0 },
+	{ "pcp-5.5.7-pid1-52fields.txt", 4194560, 1, 0 },
+	{ "pcp-collectl-debian-3.2-686pae-32bit-ksoftirqd.txt", 2216722752ll, 1, 1 },
+	{ "pcp-collectl-rhel6-2.6.32-init-raw-wchan-addr.txt", 4202752, 1, 0 },
+	{ "pcp-collectl-rhel6-2.6.32-kthreadd-raw-wchan-addr.txt", 2149613632ll, 1, 1 },
+	{ "procfs-comm-with-parens-spaces.txt", 4218880, 1, 0 },
+	{ "procfs-kthread-ata_sff-extreme-values.txt", 69238880, 1, 1 },
+	{ "procfs-vim.txt", 4218880, 1, 0 },
+};
+
+static void
+check_fields(void)
+{
+	char rel[256];
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		const struct fields *f = &fields[i];
+		long long flags, nthreads;
+		size_t len;
+		char *buf;
+
+		snprintf(rel, sizeof(rel), "%s/%s", STAT_DIR, f->file);
+		buf = fixture_load(rel, &len);
+		flags = taskstat_field(buf, len, 9);
+		nthreads = taskstat_field(buf, len, 20);
+		tap_ok(flags == f->flags && nthreads == f->nthreads &&
+		    ((flags & 0x00200000) != 0) == f->kthread,
+		    "%s: flags %lld (%s), num_threads %lld", f->file, flags,
+		    f->kthread ? "kernel thread" : "user", nthreads);
+		free(buf);
+	}
+}
+
+struct field_hand {
+	const char *line;
+	int n;
+	long long v;
+};
+
+static const struct field_hand field_hands[] = {
+	{ "1 (x) S 2 3\n", 4, 2 },
+	{ "1 (x) S 2 3\n", 5, 3 },
+	{ "1 (x) S 2 3", 5, 3 },
+	{ "1 (x) S 2 3", 6, -1 },		/* past the end */
+	{ "1 (x) S 2 3", 3, -1 },		/* the state is not a number */
+	{ "1 (x) S 2 3", 2, -1 },		/* comm is not either */
+	{ "1 (x) S 2 3", 1, -1 },
+	{ "1 (a) 9) S 2 7", 5, 7 },		/* counted from the last ')' */
+	{ "1 (x) S 2 -5 6", 5, -1 },		/* signed: not what it reads */
+	{ "1 (x) S 2  6", 5, -1 },		/* an empty field */
+	{ "1 (x) S 2 12ab", 5, 12 },
+	{ "1 x S 2 3", 4, -1 },			/* no ')' */
+	{ "1 (x) S 2 99999999999999999999", 5, 999999999999999999ll },
+};
+
+static void
+check_field_hand(void)
+{
+	char shown[64];
+
+	for (size_t i = 0; i < sizeof(field_hands) / sizeof(field_hands[0]); i++) {
+		const struct field_hand *h = &field_hands[i];
+		long long v = taskstat_field(h->line, strlen(h->line), h->n);
+
+		tap_ok(v == h->v, "field %d of \"%s\": %lld, want %lld", h->n,
+		    oneline(h->line, shown, sizeof(shown)), v, h->v);
+	}
+}
+
+static void
+check_sched_sig(void)
+{
+	static const char a[] = "4180127 109541 57\n", b[] = "4180128 109541 57\n";
+	uint64_t sa = taskstat_sched_sig(a, strlen(a));
+	char buf[128];
+	ssize_t n1, n2;
+	volatile unsigned long spin = 0;
+	int fd;
+
+	tap_ok(taskstat_sched_sig("0 0 0\n", 6) == 0 && taskstat_sched_sig("0 0 0", 5) == 0,
+	    "schedstat \"0 0 0\" says nothing: 0");
+	tap_ok(sa != 0 && (sa & 1) && sa == taskstat_sched_sig(a, strlen(a)),
+	    "a schedstat's signature: not 0, the same for the same text");
+	tap_ok(sa != taskstat_sched_sig(b, strlen(b)),
+	    "one more nanosecond run: another signature");
+	tap_ok(taskstat_sched_sig("0 0 01\n", 7) == 0,
+	    "only the start is looked at for \"0 0 0\"");
+	tap_ok(taskstat_sched_sig("", 0) != 0 && taskstat_sched_sig("1", 1) != 0,
+	    "anything else is not 0");
+
+	/* Our own thread's, before and after it ran a while. */
+	if ((fd = open("/proc/thread-self/schedstat", O_RDONLY)) < 0) {
+		tap_ok(1, "own schedstat # SKIP not readable");
+		return;
+	}
+	n1 = pread(fd, buf, sizeof(buf), 0);
+	sa = n1 > 0 ? taskstat_sched_sig(buf, (size_t)n1) : 0;
+	for (unsigned long i = 0; i < 50000000; i++)
+		spin += i;
+	(void)spin;
+	n2 = pread(fd, buf, sizeof(buf), 0);
+	close(fd);
+	tap_ok(n1 > 0 && n2 > 0 && (sa == 0 || sa != taskstat_sched_sig(buf, (size_t)n2)),
+	    "own schedstat: moves when the thread ran (or says nothing)");
+}
+
 int
 main(void)
 {
@@ -264,5 +393,8 @@ main(void)
 	fixture_list_free(list);
 	check_hand();
 	check_self();
+	check_fields();
+	check_field_hand();
+	check_sched_sig();
 	return tap_done();
 }

@@ -3,7 +3,8 @@
  * dashboard can pause and scroll back without allocating per tick. An entry
  * keeps what the screens show over time (memory, PSI, reclaim counters,
  * free blocks and watermarks per zone); pagetypeinfo, read less often, has a
- * ring of its own. Counters stay cumulative: derive.c makes rates.
+ * ring of its own. Counters are kept as their increases over each
+ * interval, by derive.c's reset rule; derive.c makes rates of them.
  *
  * Entries are named by a sequence number that grows by one per push; an
  * entry is gone once the ring has wrapped past it.
@@ -97,7 +98,7 @@ struct hist_psi_line {
 };
 
 /* One moment, as history_entry() gives it back. The ring itself holds
- * these figures packed (history.c): counters as increases over the
+ * these figures packed (history-pack.c): counters as increases over the
  * interval, kB and pages in 32 bits, blocked-task reasons interned. */
 struct hist_entry {
 	uint64_t seq;
@@ -122,7 +123,7 @@ struct hist_slot;
 struct hist_moment;
 
 /*
- * Entries are packed (history.c): counters as varint increases, and the
+ * Entries are packed (history-pack.c): counters as varint increases, and the
  * figures of the moment (meminfo, PSI averages, tasks, buddyinfo,
  * watermarks) as varint differences from the entry before in the same
  * block of HIST_BLOCK entries. Each block's region is sized for the worst
@@ -139,8 +140,8 @@ struct history {
 	uint8_t *bytes;			/* n_blocks regions of region_size */
 	size_t n_blocks, region_size;
 	size_t enc_off;			/* where the next entry goes in its block */
-	uint64_t last_ctr[CTR_COUNT];	/* the previous push's counters, for increases */
-	uint32_t last_ctr_valid;
+	struct counters last_ctr;	/* the previous push's counters, for increases */
+	double last_mono;		/* and its time */
 	uint64_t last_stall[PSI_COUNT][2];	/* and its PSI stall totals */
 	uint8_t last_stall_valid;	/* bit r * 2 + full */
 	bool have_last;

@@ -20,9 +20,13 @@
 #include "util/paths.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "util/readall.h"
 
 /* A table larger than this is not a table. */
 #define REASONS_FILE_MAX	(1024 * 1024)
@@ -144,43 +148,43 @@ reasons_parse(const char *buf, size_t len, bool user, struct reasons *out,
 	return 0;
 }
 
-/* The whole of path, malloc'd; -errno. Start-up only. */
+/* The whole of path, malloc'd; -errno. Start-up only. A read error is
+ * -EIO, whatever read() said, as it was when this read through stdio. */
 static int
 read_whole(const char *path, char **buf, size_t *len)
 {
-	FILE *f;
 	char *p = NULL, *np;
-	size_t cap = 0, n = 0, got;
-	int e;
+	size_t cap = 0, n = 0;
+	ssize_t got;
+	int fd;
 
 	*buf = NULL;
 	*len = 0;
-	if ((f = fopen(path, "r")) == NULL)
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
 	do {
 		if (n == cap) {
 			if (cap >= REASONS_FILE_MAX) {
 				free(p);
-				fclose(f);
+				close(fd);
 				return -EFBIG;
 			}
 			cap = cap ? cap * 2 : 16384;
 			if ((np = realloc(p, cap)) == NULL) {
 				free(p);
-				fclose(f);
+				close(fd);
 				return -ENOMEM;
 			}
 			p = np;
 		}
-		got = fread(p + n, 1, cap - n, f);
-		n += got;
-	} while (got > 0);
-	e = ferror(f) ? -EIO : 0;
-	fclose(f);
-	if (e != 0) {
-		free(p);
-		return e;
-	}
+		if ((got = readall(fd, p + n, cap - n, READALL_HERE)) < 0) {
+			free(p);
+			close(fd);
+			return -EIO;
+		}
+		n += (size_t)got;
+	} while (n == cap);
+	close(fd);
 	*buf = p;
 	*len = n;
 	return 0;

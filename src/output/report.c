@@ -2,12 +2,13 @@
  * The summary of a recording: one pass over the samples feeds the
  * accumulators (report-int.h); report-print.c writes them out.
  *
- * Rates and totals come from neighbouring samples as derive.c makes them:
- * an interval whose counter went backwards (a reset, a reboot) counts for
- * nothing. Fragmentation figures are frag.c's, the kernel's own. Blocked
- * tasks are followed from sample to sample: a task blocked since the same
- * moment is one spell, and each spell, once over, counts towards the group
- * of its stack (or of its wchan when the stack was not readable).
+ * Rates, totals and stall times come from neighbouring samples through
+ * derive.c, as the screens' do: an interval whose counter went backwards
+ * (a reset, a reboot) counts for nothing. Fragmentation figures are
+ * frag.c's, the kernel's own. Blocked tasks are followed from sample to
+ * sample: a task blocked since the same moment is one spell, and each
+ * spell, once over, counts towards the group of its stack (or of its
+ * wchan when the stack was not readable).
  */
 #include "output/report-int.h"
 #include "model/host.h"
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/derive.h"
 #include "model/frag.h"
 #include "model/stall-events.h"
 
@@ -52,43 +54,44 @@ report_free(struct report *rep)
 	free(rep);
 }
 
-/* Counters: totals and peak rates over each known interval. */
+/* Counters: totals and peak rates over each interval known, as derive.c
+ * makes them: an interval without time, or whose counter reset, counts
+ * for nothing. */
 static void
 add_counters(struct report *rep, const struct sample *s)
 {
 	struct counters c;
-	double dt;
+	struct derived d;
 
 	rep->prev_for_events = rep->ctr;
 	if (!sample_has(s, SRC_VMSTAT))
 		return;
 	counters_from_vmstat_mapped(&s->vm, &rep->map, &c);
-	dt = s->mono - rep->ctr_mono;
-	if (rep->have_ctr && dt > 0)
-		for (int k = 0; k < CTR_COUNT; k++) {
-			struct counter_acc *a = &rep->acc[k];
-			double rate;
+	derive_pair(rep->have_ctr ? &rep->ctr : NULL, rep->ctr_mono, &c, s->mono, &d);
+	for (int k = 0; k < CTR_COUNT; k++) {
+		struct counter_acc *a = &rep->acc[k];
 
-			if (!counter_valid(&c, k) || !counter_valid(&rep->ctr, k) ||
-			    c.v[k] < rep->ctr.v[k])
-				continue;
-			a->total += c.v[k] - rep->ctr.v[k];
-			rate = (double)(c.v[k] - rep->ctr.v[k]) / dt;
-			if (!a->seen || rate > a->peak) {
-				a->peak = rate;
-				a->peak_at = s->wall;
-			}
-			a->seen = true;
+		if (isnan(d.rate[k]))
+			continue;
+		a->total += (uint64_t)d.inc[k];
+		if (!a->seen || d.rate[k] > a->peak) {
+			a->peak = d.rate[k];
+			a->peak_at = s->wall;
 		}
+		a->seen = true;
+	}
 	rep->ctr = c;
 	rep->ctr_mono = s->mono;
 	rep->have_ctr = true;
 }
 
+/* A PSI line's peak avg10, and its stall time over each interval known. */
 static void
 add_psi_line(struct psi_acc *a, const struct psi_line *l, const struct psi_line *pl,
 	     double dt, double wall)
 {
+	int64_t stall;
+
 	if (!l->present)
 		return;
 	if (!a->seen || l->avg10 > a->peak) {
@@ -96,8 +99,9 @@ add_psi_line(struct psi_acc *a, const struct psi_line *l, const struct psi_line 
 		a->peak_at = wall;
 	}
 	a->seen = true;
-	if (pl && pl->present && dt > 0 && l->total >= pl->total) {
-		a->stalled += (double)(l->total - pl->total);
+	stall = pl && pl->present ? derive_increase(pl->total, l->total) : -1;
+	if (stall >= 0 && !isnan(dt)) {
+		a->stalled += (double)stall;
 		a->over += dt;
 	}
 }
@@ -107,7 +111,7 @@ add_psi(struct report *rep, const struct sample *s)
 {
 	for (int r = PSI_MEMORY; r <= PSI_IO; r++) {
 		bool had = rep->have_psi[r];
-		double dt = s->mono - rep->psi_mono[r];
+		double dt = derive_seconds(rep->psi_mono[r], s->mono);
 
 		/* The PSI sources are in enum psi_resource's order. */
 		if (!sample_has(s, SRC_PSI_CPU + r))

@@ -14,11 +14,17 @@
  * LX, 44 on 2.6.32, 52 today, more tomorrow) is not looked at, so a buffer
  * that holds only the start of the line is fine as long as ppid is whole
  * (a blank must follow it).
+ *
+ * The task scan also takes two numbers further on (num_threads, flags),
+ * counted by blanks from the last ')' (taskstat_field), and keeps a
+ * signature of each task's schedstat to tell whether it ran since the
+ * last tick (taskstat_sched_sig).
  */
 
 #include "parse/taskstat.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 /* At most this much of a bad token is quoted in a message. */
@@ -94,4 +100,38 @@ taskstat_parse(const char *buf, size_t len, struct taskstat *out,
 		return parse_fail(err, 1, "bad ppid \"%.*s\"", shown(w.len),
 		    w.s);
 	return 0;
+}
+
+long long
+taskstat_field(const char *buf, size_t len, int n)
+{
+	const char *end = buf + len, *p = memrchr(buf, ')', len);
+	long long v = 0;
+	int field = 2;
+
+	if (p == NULL)
+		return -1;
+	for (p++; p < end && field < n; p++) {
+		if (*p == ' ')
+			field++;
+	}
+	if (field != n || p == end || *p < '0' || *p > '9')
+		return -1;
+	for (; p < end && *p >= '0' && *p <= '9' && v < LLONG_MAX / 10; p++)
+		v = v * 10 + (*p - '0');
+	return v;
+}
+
+/* FNV-1a, with the low bit set so that only "0 0 0" is 0. */
+uint64_t
+taskstat_sched_sig(const char *buf, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t i;
+
+	if (len >= 5 && memcmp(buf, "0 0 0", 5) == 0)
+		return 0;
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)buf[i]) * 1099511628211ull;
+	return h | 1;
 }

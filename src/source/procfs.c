@@ -9,6 +9,8 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "util/readall.h"
+
 #define PROC_SUPER_MAGIC	0x9fa0
 #define PROCFS_BUF_START	(64 * 1024)
 /* zoneinfo of a large NUMA box is a few hundred KB; nothing we read is near this. */
@@ -56,7 +58,7 @@ procfs_close_file(struct procfs_file *f)
 	f->fd = -1;
 }
 
-/* Files under /proc are generated on read: loop until pread() returns 0. */
+/* Files under /proc are generated on read: readall() goes on until pread() returns 0. */
 ssize_t
 procfs_read(struct procfs *p, struct procfs_file *f)
 {
@@ -86,16 +88,11 @@ procfs_read(struct procfs *p, struct procfs_file *f)
 			p->buf = nb;
 			p->cap *= 2;
 		}
-		r = pread(f->fd, p->buf + n, p->cap - n - 1, (off_t)n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
+		if ((r = readall(f->fd, p->buf + n, p->cap - n - 1, (off_t)n)) < 0)
 			goto out;
-		}
-		if (r == 0)
-			break;
 		n += (size_t)r;
+		if (n + 1 < p->cap)
+			break;		/* the end of the file before the end of the buffer */
 	}
 	p->buf[n] = '\0';
 	r = (ssize_t)n;

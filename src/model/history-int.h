@@ -1,0 +1,91 @@
+/*
+ * What the three files of the history share. history.c holds the ring and
+ * answers the queries, history-push.c makes an entry of a sample, and
+ * history-pack.c packs entries into their blocks of varint differences
+ * and unpacks them. Nothing outside model/history*.c includes this.
+ */
+#ifndef PAGETOP_HISTORY_INT_H
+#define PAGETOP_HISTORY_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/history.h"
+
+/* What every chart reads of every entry, unpacked. */
+struct hist_slot {
+	double wall;
+	double mono;
+	uint32_t off;			/* of its bytes in its block's region */
+	uint16_t valid;			/* SRC_BIT(): SRC_COUNT fits */
+};
+
+/*
+ * The figures of one moment, as plain numbers. An entry stores each as
+ * its difference from the entry before in its block (0 for the first),
+ * absent figures counting as 0, so the stored differences are small and
+ * their varints short. The counters' increases are not among them: they
+ * are stored whole, so that a chart reads one entry without the others.
+ */
+enum {
+	M_MEM_VALID,
+	M_MEM,					/* kB, by enum mem_field */
+	M_AVG = M_MEM + MEM_COUNT,		/* [r][full][avg10, 60, 300] */
+	M_STATE = M_AVG + PSI_COUNT * 2 * 3,	/* by enum task_state_field */
+	M_TOTAL = M_STATE + TS_COUNT,
+	M_N_BLOCKED,
+	M_N_GROUPS,
+	M_N_TOP,
+	M_TOP,					/* [k][TOP_...] */
+	M_PTI = M_TOP + HIST_TASK_GROUPS * 5,	/* the read in force + 1: 0 none */
+	M_BUDDY,				/* [zone][order], n_zones x n_orders */
+	M_WMARK = M_BUDDY + MAX_ZONES * MAX_ORDERS,	/* [zone][field] pages + 1: 0 unknown */
+	M_COUNT = M_WMARK + MAX_ZONES * WM_COUNT
+};
+enum { TOP_CATEGORY, TOP_AT_LEAST, TOP_COUNT, TOP_REASON, TOP_MS };
+
+struct hist_moment {
+	uint64_t v[M_COUNT];
+};
+
+_Static_assert(SRC_COUNT <= 16, "hist_slot.valid is 16 bits");
+_Static_assert(PSI_COUNT * 2 <= 8, "a byte of PSI lines");
+
+/* One entry as history_push() makes it, before it is packed. */
+struct hist_record {
+	double wall;
+	double mono;
+	uint32_t valid;			/* SRC_BIT() of the sources kept */
+	uint32_t ctr_valid;		/* bit per enum counter */
+	uint64_t inc[CTR_COUNT];	/* increases as stored (hist_inc_put) */
+	uint8_t psi_present;		/* bit r * 2 + full */
+	uint64_t stall[PSI_COUNT * 2];	/* PSI stall increases, as stored */
+	struct hist_moment m;
+};
+
+/* An increase as stored: one more, so that 0 is "unknown" (-1). */
+static inline uint64_t
+hist_inc_put(int64_t inc)
+{
+	return inc >= 0 ? (uint64_t)inc + 1 : 0;
+}
+
+static inline int64_t
+hist_inc_get(uint64_t v)
+{
+	return v ? (int64_t)(v - 1) : -1;
+}
+
+/* history-pack.c */
+/* The most bytes an entry of this shape can take. */
+size_t hist_entry_max(const struct hist_shape *sh);
+/* Packs e as entry seq, the next one. */
+void hist_put_entry(struct history *h, uint64_t seq, const struct hist_record *e);
+/* The bytes of entry seq, which must be held. */
+uint8_t *hist_entry_bytes(const struct history *h, uint64_t seq);
+/* Counter c's stored increase (0: unknown), and p past the counters. */
+uint64_t hist_read_counters(const uint8_t **p, int c, uint32_t *valid);
+/* The moment of entry seq (held), unpacked; valid until the next call. */
+const struct hist_moment *hist_moment_at(const struct history *h, uint64_t seq);
+
+#endif

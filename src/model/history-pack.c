@@ -1,0 +1,154 @@
+/*
+ * How the history packs its entries. The ring's memory is blocks of
+ * HIST_BLOCK entries; an entry is its counters' increases and its PSI
+ * stall increases as varints, then the figures of its moment (struct
+ * hist_moment) as zigzag varints of their differences from the entry
+ * before in the same block. A block starts from zeros, so any entry
+ * unpacks from its block's first; the last one unpacked is kept (h->cur),
+ * so a chart that walks forward pays one entry a step.
+ */
+#include "model/history-int.h"
+
+#include <string.h>
+
+#include "util/wire.h"
+
+/* The most bytes an entry of this shape can take. */
+size_t
+hist_entry_max(const struct hist_shape *sh)
+{
+	size_t nums = 1 + CTR_COUNT + 1 + PSI_COUNT * 2 + M_BUDDY +
+	    (size_t)sh->n_zones * (size_t)sh->n_orders + (size_t)sh->n_zones * WM_COUNT;
+
+	return nums * VARINT_MAX;
+}
+
+/* How many of a moment's numbers this shape uses: up to the zones, then
+ * each zone's orders and watermarks. */
+static size_t
+moment_len(const struct hist_shape *sh)
+{
+	return M_BUDDY + (size_t)sh->n_zones * (size_t)sh->n_orders;
+}
+
+/* Appends the moment's figures to p as differences from prev's. */
+static size_t
+put_moment(uint8_t *p, const struct hist_moment *m, const struct hist_moment *prev,
+	   const struct hist_shape *sh)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < moment_len(sh); i++)
+		n += varint_put(p + n, zigzag((int64_t)(m->v[i] - prev->v[i])));
+	for (size_t i = M_WMARK; i < M_WMARK + (size_t)sh->n_zones * WM_COUNT; i++)
+		n += varint_put(p + n, zigzag((int64_t)(m->v[i] - prev->v[i])));
+	return n;
+}
+
+/* Adds the differences at p to m, the moment before. */
+static void
+get_moment(const uint8_t *p, struct hist_moment *m, const struct hist_shape *sh)
+{
+	for (size_t i = 0; i < moment_len(sh); i++)
+		m->v[i] += (uint64_t)unzigzag(varint_get(&p));
+	for (size_t i = M_WMARK; i < M_WMARK + (size_t)sh->n_zones * WM_COUNT; i++)
+		m->v[i] += (uint64_t)unzigzag(varint_get(&p));
+}
+
+/* The bytes of entry seq, which must be held. */
+uint8_t *
+hist_entry_bytes(const struct history *h, uint64_t seq)
+{
+	return h->bytes + (seq / HIST_BLOCK) % h->n_blocks * h->region_size +
+	    h->slot[seq % (h->n_blocks * HIST_BLOCK)].off;
+}
+
+void
+hist_put_entry(struct history *h, uint64_t seq, const struct hist_record *e)
+{
+	const struct hist_shape *sh = &h->shape;
+	struct hist_slot *sl = &h->slot[seq % (h->n_blocks * HIST_BLOCK)];
+	uint8_t *p;
+	size_t n = 0;
+
+	/* A new block starts from nothing, so it reads without the one before. */
+	if (seq % HIST_BLOCK == 0) {
+		h->enc_off = 0;
+		memset(h->enc, 0, sizeof(*h->enc));
+	}
+	if (h->cur_seq != UINT64_MAX && (h->cur_seq / HIST_BLOCK) % h->n_blocks ==
+	    (seq / HIST_BLOCK) % h->n_blocks && h->cur_seq / HIST_BLOCK != seq / HIST_BLOCK)
+		h->cur_seq = UINT64_MAX;	/* its block is being written over */
+	sl->wall = e->wall;
+	sl->mono = e->mono;
+	sl->valid = (uint16_t)e->valid;
+	sl->off = (uint32_t)h->enc_off;
+	p = h->bytes + (seq / HIST_BLOCK) % h->n_blocks * h->region_size + h->enc_off;
+	n += varint_put(p + n, e->ctr_valid);
+	for (int c = 0; c < CTR_COUNT; c++)
+		if ((e->ctr_valid >> c) & 1)
+			n += varint_put(p + n, e->inc[c]);
+	p[n++] = e->psi_present;
+	for (int i = 0; i < PSI_COUNT * 2; i++)
+		if ((e->psi_present >> i) & 1)
+			n += varint_put(p + n, e->stall[i]);
+	n += put_moment(p + n, &e->m, h->enc, sh);
+	*h->enc = e->m;
+	h->enc_off += n;
+}
+
+/* Counter c's stored increase + 1 (0: unknown), and p past the counters. */
+uint64_t
+hist_read_counters(const uint8_t **p, int c, uint32_t *valid)
+{
+	uint32_t v = (uint32_t)varint_get(p);
+	uint64_t got = 0;
+
+	if (valid)
+		*valid = v;
+	for (int k = 0; k < CTR_COUNT; k++)
+		if ((v >> k) & 1) {
+			if (k == c)
+				got = varint_get(p);
+			else
+				varint_skip(p);
+		}
+	return got;
+}
+
+/* p past the counters and stall times, at the moment's differences. */
+static const uint8_t *
+moment_bytes(const struct history *h, uint64_t seq)
+{
+	const uint8_t *p = hist_entry_bytes(h, seq);
+	uint8_t present;
+
+	hist_read_counters(&p, -1, NULL);
+	present = *p++;
+	for (int i = 0; i < PSI_COUNT * 2; i++)
+		if ((present >> i) & 1)
+			varint_skip(&p);
+	return p;
+}
+
+/* The moment of entry seq (held), unpacked into h->cur: from the entry
+ * it was unpacked at before when that is earlier in the same block, else
+ * from the block's start. A chart that walks forward pays one entry a step. */
+const struct hist_moment *
+hist_moment_at(const struct history *h, uint64_t seq)
+{
+	struct history *hw = (struct history *)h;	/* the cache only */
+	uint64_t from = seq - seq % HIST_BLOCK;
+
+	if (h->cur_seq == seq)
+		return h->cur;
+	if (h->cur_seq != UINT64_MAX && h->cur_seq >= from && h->cur_seq < seq) {
+		from = h->cur_seq + 1;
+	} else {
+		memset(hw->cur, 0, sizeof(*hw->cur));
+	}
+	for (uint64_t i = from; i <= seq; i++)
+		get_moment(moment_bytes(h, i), hw->cur, &h->shape);
+	hw->cur_seq = seq;
+	return h->cur;
+}

@@ -1,0 +1,177 @@
+/*
+ * What the task scan shows of a task in D: its wchan, read here (the read
+ * takes none of the task's sleeping locks), and its kernel stack, command
+ * line and user as far as the taskinfo worker has read them (those reads
+ * can block for as long as the task is stuck, so they are never made on
+ * the scan's thread). Stacks are shared by the tasks blocked alike.
+ */
+
+#include "source/taskscan-int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "source/taskinfo.h"
+
+#define WCHAN_READ		64
+
+static uint64_t
+hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/*
+ * One read of <root>/P/task/T/<name> into buf (NUL-terminated): the
+ * length, or -errno. Only for files that take none of the target's
+ * sleeping locks (wchan: a ptrace check under a spinlock); the others are
+ * the taskinfo worker's.
+ */
+static ssize_t
+task_file_read(struct taskscan *ts, const struct task *e, const char *name,
+    char *buf, size_t size)
+{
+	char path[64];
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "%d/task/%d/%s", e->tgid, e->tid, name);
+	if ((fd = openat(ts->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	do
+		r = read(fd, buf, size - 1);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		r = -errno;
+	close(fd);
+	buf[r > 0 ? r : 0] = '\0';
+	return r;
+}
+
+/*
+ * The kernel stack of a blocked task, as an index into out->stacks shared
+ * with the tasks blocked alike; -1 when it cannot be read or none was
+ * read yet. The taskinfo worker reads it (the read takes the target's
+ * exec lock, see taskinfo.c): this is the last one it read, at the
+ * previous tick or before when it is busy or stuck. The first EACCES/EPERM
+ * (no CAP_SYS_ADMIN in the initial namespace) or ENOENT (no
+ * CONFIG_STACKTRACE) stops the tries for the rest of the tick.
+ */
+int
+taskscan_stack_get(struct taskscan *ts, int tgid, int tid, bool anew,
+    struct tasks *out)
+{
+	struct stack *st;
+	unsigned long sig;
+	int k, r;
+
+	if (out->stack_err != 0 || ts->info == NULL)
+		return -1;
+	/* Into the next free slot, or the scratch one when full. */
+	st = out->n_stacks < TASKS_MAX_STACKS ?
+	    &out->stacks[out->n_stacks] : &ts->scratch;
+	r = taskinfo_stack(ts->info, tgid, tid, anew, ts->scans, st);
+	if (r == -EACCES || r == -EPERM || r == -ENOENT) {
+		out->stack_err = -r;
+		return -1;
+	}
+	if (r < 0)
+		return -1;
+	sig = stack_signature(st);
+	for (k = 0; k < out->n_stacks; k++) {
+		if (ts->sigs[k] == sig && stack_equal(&out->stacks[k], st))
+			return k;
+	}
+	if (out->n_stacks == TASKS_MAX_STACKS)
+		return -1;
+	ts->sigs[out->n_stacks] = sig;
+	return out->n_stacks++;
+}
+
+/* A task seen in D: its entry in out, and how long it has been blocked. */
+void
+taskscan_blocked_add(struct taskscan *ts, struct task *e, const struct taskstat *st,
+    bool kthread, unsigned long proc_id, double mono, struct tasks *out)
+{
+	struct blocked_task *b;
+	char wchan[WCHAN_READ];
+	bool anew = !e->in_d;
+	uint64_t h;
+
+	if (out->n_blocked == TASKS_MAX_BLOCKED) {
+		/* Not shown: keep the time it blocked, skip the reads. */
+		out->truncated = true;
+		if (!e->in_d) {
+			e->since = mono;
+			e->since_start = ts->scans == 0;
+			e->wchan_hash = 0;
+		}
+		e->in_d = true;
+		return;
+	}
+	ts->kthread[out->n_blocked] = kthread;
+	ts->b_proc_id[out->n_blocked] = proc_id;
+	b = &out->b[out->n_blocked++];
+	b->tid = e->tid;
+	b->tgid = e->tgid;
+	b->state = 'D';
+	memcpy(b->comm, st->comm, sizeof(b->comm));
+
+	if (task_file_read(ts, e, "wchan", wchan, sizeof(wchan)) < 0 ||
+	    strcmp(wchan, "0") == 0)
+		wchan[0] = '\0';
+	snprintf(b->wchan, sizeof(b->wchan), "%.*s", (int)sizeof(b->wchan) - 1,
+	    wchan);
+	/*
+	 * Blocked anew, or on something else: start again. No wchan ("0")
+	 * is no news: the kernel shows it for an instant while the task
+	 * goes to sleep or wakes up, to readers without ptrace access, and
+	 * always on 4.14-5.15 x86 kernels without frame pointers.
+	 */
+	h = wchan[0] != '\0' ? hash_str(wchan) : 0;
+	if (!e->in_d || (h != 0 && e->wchan_hash != 0 && h != e->wchan_hash)) {
+		e->since = mono;
+		e->since_start = ts->scans == 0;
+		e->wchan_hash = h;
+	} else if (h != 0)
+		e->wchan_hash = h;
+	e->in_d = true;
+	b->since = e->since;
+	b->since_start = e->since_start;
+	b->stack = taskscan_stack_get(ts, e->tgid, e->tid, anew, out);
+	b->cmdline[0] = '\0';
+	b->user[0] = '\0';
+}
+
+/*
+ * Command line and user of the blocked tasks' processes. Kernel threads
+ * have none and run as root; the others are asked of the taskinfo worker,
+ * which never makes us wait: reading a cmdline takes the target's mmap
+ * lock, held or waited on by the very tasks we list. Until it has read
+ * one, it shows as TASKINFO_PENDING with no user. No allocation here: the
+ * worker's libproc2 calls allocate, on its own thread.
+ */
+void
+taskscan_details_fill(struct taskscan *ts, struct tasks *out)
+{
+	struct blocked_task *b;
+	int i;
+
+	for (i = 0; i < out->n_blocked; i++) {
+		b = &out->b[i];
+		if (ts->kthread[i]) {
+			b->cmdline[0] = '\0';
+			snprintf(b->user, sizeof(b->user), "root");
+		} else if (ts->info != NULL)
+			taskinfo_get(ts->info, b->tgid, ts->b_proc_id[i],
+			    b->comm, ts->scans, b->cmdline, sizeof(b->cmdline),
+			    b->user, sizeof(b->user));
+	}
+}

@@ -1,0 +1,24 @@
+/*
+ * The one whole-file read loop: files under /proc are made as they are
+ * read and come in pieces, so a file is read until read() says 0. The
+ * buffer is the caller's; nothing here allocates, so a caller that reads
+ * every tick can grow its buffer rarely and with a cap.
+ */
+#ifndef PAGETOP_READALL_H
+#define PAGETOP_READALL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* For off: read() from where the descriptor stands, not pread(). */
+#define READALL_HERE	((off_t)-1)
+
+/*
+ * Reads fd into buf until the end of the file or until size bytes are
+ * in, with pread() from offset off (or read(), off READALL_HERE), again
+ * after a short read or EINTR. The length read, or -errno; size means the
+ * buffer is full and the file may go on (at off + size).
+ */
+ssize_t readall(int fd, void *buf, size_t size, off_t off);
+
+#endif
