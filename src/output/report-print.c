@@ -4,6 +4,7 @@
  * UTF-8 character when a word is longer than the line.
  */
 #include "output/report-int.h"
+#include "model/derive.h"
 #include "util/arith.h"
 
 #include <math.h>
@@ -278,7 +279,7 @@ print_psi(const struct report *rep, FILE *out)
 			snprintf(label, sizeof(label), "%s %s", names[r], full ? "full" : "some");
 			if (a->over > 0)
 				snprintf(mean, sizeof(mean), "%.2f%%",
-					 arith_min(100, a->stalled / (a->over * 1e6) * 100));
+					 derive_share(a->stalled, a->over));
 			else
 				snprintf(mean, sizeof(mean), "-");
 			fmt_pct(a->peak, peak, sizeof(peak));
@@ -331,7 +332,7 @@ print_counters(const struct report *rep, FILE *out)
 		if (scan->seen && steal->seen && scan->total > 0)
 			fprintf(out, "  %s reclaim took %.1f%% of the pages it scanned\n",
 				direct ? "direct" : "kswapd",
-				arith_min(100, 100.0 * (double)steal->total / (double)scan->total));
+				100 * derive_ratio((int64_t)steal->total, (int64_t)scan->total));
 	}
 	if (acc[CTR_COMPACT_STALL].seen && acc[CTR_COMPACT_SUCCESS].seen &&
 	    acc[CTR_COMPACT_STALL].total > 0) {
@@ -339,7 +340,7 @@ print_counters(const struct report *rep, FILE *out)
 
 		fprintf(out, "  compaction succeeded in %llu of %llu stalls (%.0f%%)\n",
 			(unsigned long long)ok, (unsigned long long)all,
-			arith_min(100, 100.0 * (double)ok / (double)all));
+			100 * derive_ratio((int64_t)ok, (int64_t)all));
 	}
 }
 
