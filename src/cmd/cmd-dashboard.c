@@ -55,10 +55,6 @@ cmd_dashboard_exec(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:n:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd':
-			if ((r = cmd_opt_interval(NULL, "-d", optarg, &lo.interval)) != 0)
-				return r;
-			break;
 		case 'n':
 			if ((r = cmd_opt_count(NULL, "-n", optarg, &o.iterations)) != 0)
 				return r;
@@ -67,32 +63,23 @@ cmd_dashboard_exec(int argc, char **argv)
 			if ((r = cmd_opt_duration(NULL, "--history", optarg, &o.history)) != 0)
 				return r;
 			break;
-		case 'P':
-			if ((r = cmd_opt_interval(NULL, "--pagetypeinfo-every", optarg,
-						     &lo.pti_every)) != 0)
-				return r;
-			break;
-		case 'r':
-			lo.root = optarg;
-			break;
 		case 'a':
 			o.ascii = true;
 			break;
 		case 'w':
 			o.record = optarg;
 			break;
-		case 'k':
-			lo.kmsg = optarg;
-			break;
 		case 'C':
 			o.color = false;
 			break;
 		case 'h':
-			printf("usage: pagetop %s\n", cmd_dashboard_entry.usage);
-			return 0;
+			return cmd_opt_usage(&cmd_dashboard_entry, true);
 		default:
-			fprintf(stderr, "usage: pagetop %s\n", cmd_dashboard_entry.usage);
-			return EXIT_USAGE;
+			if ((r = cmd_opt_live(c, optarg, &lo)) < 0)
+				return cmd_opt_usage(&cmd_dashboard_entry, false);
+			if (r)
+				return r;
+			break;
 		}
 	}
 	if (optind < argc)

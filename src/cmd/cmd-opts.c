@@ -4,6 +4,7 @@
  * "--since -2h" is refused the same way by every command.
  */
 #include "cmd/cmd-opts.h"
+#include "source/live.h"
 
 #include <errno.h>
 #include <math.h>
@@ -168,4 +169,44 @@ cmd_opt_usage(const struct cmd_entry *e, bool help)
 	else
 		fprintf(f, "usage: pagetop %s %s\n", e->name, e->usage);
 	return help ? 0 : EXIT_USAGE;
+}
+
+int
+cmd_opt_live(int c, const char *arg, struct live_opts *lo)
+{
+	switch (c) {
+	case 'd':
+		return cmd_opt_interval(NULL, "-d", arg, &lo->interval);
+	case 'P':
+		return cmd_opt_interval(NULL, "--pagetypeinfo-every", arg, &lo->pti_every);
+	case 'r':
+		lo->root = arg;
+		return 0;
+	case 'k':
+		lo->kmsg = arg;
+		return 0;
+	}
+	return -1;
+}
+
+struct feed *
+cmd_live_open(const struct live_opts *lo, bool *bad)
+{
+	struct feed *f;
+	char why[512];
+
+	if (!(f = live_open(lo, why, sizeof(why)))) {
+		fprintf(stderr, "pagetop: %s\n", why);
+		return NULL;
+	}
+	if (f->note[0])
+		cmd_print_lines(stderr, f->note);
+	if (f->note_err == EINVAL) {
+		if (!bad) {
+			feed_close(f);
+			return NULL;
+		}
+		*bad = true;
+	}
+	return f;
 }

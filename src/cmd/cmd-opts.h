@@ -68,6 +68,19 @@ void cmd_opt_recording_span(const struct rec_reader *r, size_t n, struct when_sp
 int cmd_opt_span(const char *cmd, const struct rec_reader *r, size_t n, const char *since,
 		 const char *until, size_t *from, size_t *to);
 
+/*
+ * The options of every command that samples the live system: -d,
+ * --pagetypeinfo-every, --proc-root, --kmsg, as getopt_long returns them
+ * ('d', 'P', 'r', 'k'). 0 when c was one (taken into lo), EXIT_USAGE after
+ * its message, -1 when c is not a live option.
+ */
+struct live_opts;
+int cmd_opt_live(int c, const char *arg, struct live_opts *lo);
+/* The live feed for a headless command: NULL after one line on stderr.
+ * What the feed noted is printed; bad input (a malformed table) then
+ * gives NULL too, unless the command carries on with *bad set (snapshot). */
+struct feed *cmd_live_open(const struct live_opts *lo, bool *bad);
+
 /* "usage: pagetop NAME USAGE" (without NAME for the dashboard): on stdout
  * for --help (then 0), else on stderr (then EXIT_USAGE). */
 int cmd_opt_usage(const struct cmd_entry *e, bool help);

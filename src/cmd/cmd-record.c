@@ -73,10 +73,6 @@ cmd_record_exec(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
-		case 'd':
-			if ((r = cmd_opt_interval(NULL, "-d", optarg, &lo.interval)) != 0)
-				return r;
-			break;
 		case 'D':
 			if ((r = cmd_opt_duration(NULL, "--duration", optarg, &duration)) != 0)
 				return r;
@@ -89,40 +85,23 @@ cmd_record_exec(int argc, char **argv)
 			if ((r = cmd_opt_interval(NULL, "--flush", optarg, &ro.flush_interval)) != 0)
 				return r;
 			break;
-		case 'P':
-			if ((r = cmd_opt_interval(NULL, "--pagetypeinfo-every", optarg,
-						     &lo.pti_every)) != 0)
+		case 'h':
+			return cmd_opt_usage(&cmd_record_entry, true);
+		default:
+			if ((r = cmd_opt_live(c, optarg, &lo)) < 0)
+				return cmd_opt_usage(&cmd_record_entry, false);
+			if (r)
 				return r;
 			break;
-		case 'r':
-			lo.root = optarg;
-			break;
-		case 'k':
-			lo.kmsg = optarg;
-			break;
-		case 'h':
-			printf("usage: pagetop record %s\n", cmd_record_entry.usage);
-			return 0;
-		default:
-			fprintf(stderr, "usage: pagetop record %s\n", cmd_record_entry.usage);
-			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "pagetop: record: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (!(f = live_open(&lo, why, sizeof(why)))) {
-		fprintf(stderr, "pagetop: %s\n", why);
+	/* A malformed table is bad input: said before recording anything. */
+	if (!(f = cmd_live_open(&lo, NULL)))
 		return 1;
-	}
-	/* A malformed table is bad input: say so before recording anything. */
-	if (f->note[0])
-		cmd_print_lines(stderr, f->note);
-	if (f->note_err == EINVAL) {
-		feed_close(f);
-		return 1;
-	}
 	s = f->tick.s;
 	ro.pti_every = f->pti_every;
 	if (out)

@@ -82,46 +82,27 @@ cmd_serve_exec(int argc, char **argv)
 		case 'l':
 			listen_spec = optarg;
 			break;
-		case 'd':
-			if ((r = cmd_opt_interval(NULL, "-d", optarg, &lo.interval)) != 0)
-				return r;
-			break;
 		case 'n':
 			if ((r = cmd_opt_count(NULL, "-n", optarg, &iterations)) != 0)
 				return r;
 			break;
-		case 'P':
-			if ((r = cmd_opt_interval(NULL, "--pagetypeinfo-every", optarg,
-						     &lo.pti_every)) != 0)
+		case 'h':
+			return cmd_opt_usage(&cmd_serve_entry, true);
+		default:
+			if ((r = cmd_opt_live(c, optarg, &lo)) < 0)
+				return cmd_opt_usage(&cmd_serve_entry, false);
+			if (r)
 				return r;
 			break;
-		case 'r':
-			lo.root = optarg;
-			break;
-		case 'k':
-			lo.kmsg = optarg;
-			break;
-		case 'h':
-			printf("usage: pagetop serve %s\n", cmd_serve_entry.usage);
-			return 0;
-		default:
-			fprintf(stderr, "usage: pagetop serve %s\n", cmd_serve_entry.usage);
-			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "pagetop: serve: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (!(f = live_open(&lo, why, sizeof(why)))) {
-		fprintf(stderr, "pagetop: %s\n", why);
-		return 1;
-	}
 	/* A malformed table is bad input: said, and nothing served. */
-	if (f->note[0])
-		cmd_print_lines(stderr, f->note);
-	if (f->note_err == EINVAL)
-		goto out;
+	if (!(f = cmd_live_open(&lo, NULL)))
+		return 1;
 	if (!(m = metrics_new())) {
 		fprintf(stderr, "pagetop: out of memory\n");
 		goto out;

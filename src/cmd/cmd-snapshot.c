@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd-opts.h"
 #include "output/json.h"
 #include "output/sample-json.h"
 #include "output/sample-text.h"
@@ -36,52 +37,43 @@ cmd_snapshot_exec(int argc, char **argv)
 	const struct sample *s;
 	struct feed *f;
 	const char *first;
-	uint32_t bad;
-	char why[512];
-	int c, status = 0;
+	uint32_t n_bad;
+	bool bad = false;
+	int c, r, status = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "r:jh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'r':
-			lo.root = optarg;
-			break;
 		case 'j':
 			as_json = true;
 			break;
-		case 'k':
-			lo.kmsg = optarg;
-			break;
 		case 'h':
-			printf("usage: pagetop snapshot %s\n", cmd_snapshot_entry.usage);
-			return 0;
+			return cmd_opt_usage(&cmd_snapshot_entry, true);
 		default:
-			fprintf(stderr, "usage: pagetop snapshot %s\n", cmd_snapshot_entry.usage);
-			return EXIT_USAGE;
+			if ((r = cmd_opt_live(c, optarg, &lo)) < 0)
+				return cmd_opt_usage(&cmd_snapshot_entry, false);
+			if (r)
+				return r;
+			break;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "pagetop: snapshot: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (!(f = live_open(&lo, why, sizeof(why)))) {
-		fprintf(stderr, "pagetop: %s\n", why);
-		return 1;
-	}
 	/* A malformed table is bad input; a missing one, a broken install
 	 * that leaves tasks explained by their first frame. */
-	if (f->note[0])
-		cmd_print_lines(stderr, f->note);
-	if (f->note_err == EINVAL)
-		status = 1;
+	if (!(f = cmd_live_open(&lo, &bad)))
+		return 1;
+	status = bad;
 	/* The kernel log: events since pagetop started, so none from /dev/kmsg
 	 * in one reading (its status says whether it can be read); a file of
 	 * /dev/kmsg records (--kmsg) is read whole. */
 	feed_next(f);
 	s = f->tick.s;
-	if ((bad = live_kmsg_bad(f, &first)) > 0) {
+	if ((n_bad = live_kmsg_bad(f, &first)) > 0) {
 		fprintf(stderr, "pagetop: %s: %s%s\n", live_kmsg_path(f), first,
-			bad > 1 ? " (and more)" : "");
+			n_bad > 1 ? " (and more)" : "");
 		status = 1;
 	}
 	if (lo.kmsg && s->kmsg.err) {
