@@ -376,10 +376,13 @@ serve_victim(struct serve *sv, const struct sockaddr_storage *peer)
 	return sv->n_clients >= SERVE_MAX_CLIENTS ? oldest : NULL;
 }
 
+/* Connections taken in one go, before the requests of those in are read. */
+#define SERVE_ACCEPT_BATCH	8
+
 static void
 serve_accept(struct serve *sv)
 {
-	for (;;) {
+	for (int k = 0; k < SERVE_ACCEPT_BATCH; k++) {
 		struct sockaddr_storage peer;
 		socklen_t pl = sizeof(peer);
 		int fd = accept4(sv->listen_fd, (struct sockaddr *)&peer, &pl,

@@ -7,6 +7,9 @@
  * keep a scrape out: a request head has SERVE_HEAD_TIMEOUT to arrive, one
  * address holds at most SERVE_MAX_PER_ADDR connections, and when the table
  * is full the oldest connection still sending its head makes room.
+ * Connections are taken a few at a time, with the requests of those
+ * already in read between, so a burst cannot push out a scrape that came
+ * just before it.
  */
 #ifndef PAGETOP_SERVE_H
 #define PAGETOP_SERVE_H
@@ -18,7 +21,7 @@
 
 #define SERVE_DEFAULT_LISTEN	"127.0.0.1:9782"
 #define SERVE_MAX_CLIENTS	64
-#define SERVE_MAX_PER_ADDR	16
+#define SERVE_MAX_PER_ADDR	48
 #define SERVE_HEAD_TIMEOUT	2.0	/* seconds for a client to send its request */
 #define SERVE_WRITE_TIMEOUT	30.0	/* ... and to take the response */
 #define SERVE_LINGER		2.0	/* ... and to close after it */
