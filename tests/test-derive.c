@@ -145,7 +145,7 @@ compare(enum variant var, const struct reasons *rs)
 	struct sample *cur = malloc(sizeof(*cur)), *prev = malloc(sizeof(*prev)), *swap;
 	struct vmstat *base = calloc(1, sizeof(*base));
 	struct psi base_psi[PSI_COUNT];
-	struct replay *rp;
+	struct feed *f;
 	struct report *rep;
 	struct history *h = NULL;
 	char why[300];
@@ -154,19 +154,19 @@ compare(enum variant var, const struct reasons *rs)
 	bool have_prev = false;
 	double prev_mono = 0;
 
-	if (!cur || !prev || !base || !(rp = replay_open(RECORDING, why, sizeof(why))) ||
-	    !(rep = report_new(rs, rp, RECORDING))) {
+	if (!cur || !prev || !base || !(f = replay_feed_open(RECORDING, why, sizeof(why))) ||
+	    !(rep = report_new(f, rs, RECORDING))) {
 		printf("Bail out! cannot open %s: %s\n", RECORDING, why);
 		exit(1);
 	}
-	n = replay_count(rp);
+	n = feed_count(f);
 	cut = n / 2;
 	for (size_t i = 0; i < n; i++) {
-		if (replay_seek(rp, i) < 0) {
-			printf("Bail out! sample %zu of %s: %s\n", i, RECORDING, rp->error);
+		if (feed_seek(f, i) < 0) {
+			printf("Bail out! sample %zu of %s: %s\n", i, RECORDING, f->why);
 			exit(1);
 		}
-		memcpy(cur, rp->cur, sizeof(*cur));
+		memcpy(cur, f->tick.s, sizeof(*cur));
 		if (var == REBOOT && i == cut) {
 			*base = prev->vm;		/* sample cut - 1, as recorded */
 			memcpy(base_psi, prev->psi, sizeof(base_psi));
@@ -259,7 +259,7 @@ compare(enum variant var, const struct reasons *rs)
 
 	history_free(h);
 	report_free(rep);
-	replay_close(rp);
+	feed_close(f);
 	free(cur);
 	free(prev);
 	free(base);

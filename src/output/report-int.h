@@ -151,7 +151,7 @@ struct report {
 	size_t n_jumps;
 	struct jump jumps[MAX_JUMPS];
 
-	/* From report_replay(): the recording's marks and gaps in range. */
+	/* From report_feed(): the recording's marks and gaps in range. */
 	const struct feed_mark *fm;	/* marks and gaps in sample order */
 	size_t n_fm;
 	size_t n_marks, n_gaps;		/* of each kind among them */

@@ -1,16 +1,12 @@
 #include "source/replay.h"
-#include "util/arith.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ptrec/codec.h"
-#include "util/duration.h"
 
 struct replay *
 replay_open(const char *path, char *why, size_t size)
@@ -144,43 +140,4 @@ replay_host_facts(const struct replay *rp, char *dst, size_t size)
 
 	replay_host(rp, &h);
 	host_facts(&h, dst, size);
-}
-
-double
-replay_parse_time(const struct replay *rp, const char *s, double base)
-{
-	struct tm tm;
-	double d, first = replay_count(rp) ? rec_reader_time(rp->r, 0) : 0;
-	time_t t;
-	char *end;
-
-	if ((s[0] == '+' || s[0] == '-') && duration_parse(s + 1, &d) == 0)
-		return s[0] == '+' ? base + d : base - d;
-	memset(&tm, 0, sizeof(tm));
-	if ((end = strptime(s, "%Y-%m-%d %H:%M:%S", &tm)) && *end == '\0') {
-		tm.tm_isdst = -1;
-		return (double)mktime(&tm);
-	}
-	memset(&tm, 0, sizeof(tm));
-	if ((end = strptime(s, "%H:%M:%S", &tm)) && *end == '\0') {
-		struct tm day;
-		time_t f = (time_t)first;
-		double w;
-
-		/* A clock time on the recording's first day, or the day after. */
-		localtime_r(&f, &day);
-		day.tm_hour = tm.tm_hour;
-		day.tm_min = tm.tm_min;
-		day.tm_sec = tm.tm_sec;
-		day.tm_isdst = -1;
-		t = mktime(&day);
-		w = (double)t;
-		if (w < arith_floor(first))
-			w += 86400;
-		return w;
-	}
-	d = strtod(s, &end);
-	if (end != s && *end == '\0' && d > 1e9)
-		return d;
-	return NAN;
 }

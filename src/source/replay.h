@@ -38,10 +38,6 @@ int replay_report_damage(const struct replay *rp, const char *path, FILE *f);
 /* The recording host's facts, as the header has them. */
 void replay_host(const struct replay *rp, struct host *h);
 void replay_host_facts(const struct replay *rp, char *dst, size_t size);
-/* Time strings: "14:03:10" (on the recording's first day, or the next
- * after it when earlier), "2026-11-30 14:03:10", "+5m" / "-30s" from
- * base, or seconds since the epoch. The wall time, or NAN. */
-double replay_parse_time(const struct replay *rp, const char *s, double base);
 
 /* The recording as a feed (replay-feed.c): NULL with why when path cannot
  * be read as one. A recording of no samples opens, with a count of 0. */
