@@ -16,8 +16,8 @@ make_root $T/root buddyinfo=$L/buddyinfo pagetypeinfo=$L/pagetypeinfo vmstat=$L/
 chmod -R a+rX $T/root
 
 # put FILE: the fixture back in place, as a whole (rename over).
-put() {
-	rm -rf "$T/root/$1"
+put() {	# a file replaced by mv, with no moment when it is missing
+	[ -d "$T/root/$1" ] && rm -rf "$T/root/$1"
 	cp "$FIXTURES/$L/$1" "$T/root/$1.new" && chmod 644 "$T/root/$1.new" &&
 		mv "$T/root/$1.new" "$T/root/$1"
 }
