@@ -6,6 +6,7 @@
 #include "parse/buddyinfo.h"
 #include "fixture.h"
 #include "model/frag.h"
+#include "model/frag-zone.h"
 #include "tap.h"
 #include "util/text.h"
 
@@ -180,10 +181,72 @@ test_hand(void)
 	       fr.unusable[10]);
 }
 
+/* A zone's figures at a history entry, as the Fragmentation screen shows them. */
+static void
+test_zone(void)
+{
+	static struct sample s;
+	struct frag_zone fz;
+	struct frag_zone_pti p;
+	struct hist_entry e;
+	struct history *h;
+
+	for (int i = 0; i < SRC_COUNT; i++)
+		s.status[i].err = ENOENT;
+	s.wall = 1000;
+	s.status[SRC_BUDDYINFO].err = 0;
+	s.buddy.n_orders = 4;
+	s.buddy.n_zones = 2;
+	s.buddy.zones[0] = (struct buddyinfo_zone){ .node = 0, .zone = "DMA32",
+						    .free = { 8 } };
+	s.buddy.zones[1] = (struct buddyinfo_zone){ .node = 0, .zone = "Normal",
+						    .free = { 1, 1, 1, 0 } };
+	h = history_new(8, 2, &s);
+	history_push(h, &s, NULL);
+	frag_zone_get(h, 0, 1, &fz);
+	tap_ok(fz.have && fz.free[2] == 1 && fz.f.free_pages == 7 && fz.f.unusable[2] == 428,
+	       "zone Normal at entry 0: its row and its indices");
+	frag_zone_get(h, 0, -1, &fz);
+	tap_ok(!fz.have && fz.f.highest_free_order == -1, "no zone: nothing, top order -1");
+	frag_zone_get(h, 5, 1, &fz);
+	tap_ok(!fz.have, "an entry not held: nothing");
+	history_entry(h, 0, &e);
+	tap_ok(!frag_zone_pti(h, 0, &e, 1, &p) && !p.ok, "no pagetypeinfo read: none in force");
+
+	/* A read at the second entry, one row for Normal; the third reads none. */
+	s.status[SRC_PAGETYPEINFO].err = 0;
+	s.pti.n_orders = 4;
+	s.pti.n_types = 2;
+	strcpy(s.pti.types[0], "Unmovable");
+	strcpy(s.pti.types[1], "Movable");
+	s.pti.pageblock_order = 3;
+	s.pti.n_free = 1;
+	s.pti.free[0] = (struct pagetypeinfo_free){ .node = 0, .zone = "Normal", .type = 1,
+						    .free = { 1, 1, 1, 0 } };
+	s.pti.n_blocks = 1;
+	s.pti.blocks[0] = (struct pagetypeinfo_blocks){ .node = 0, .zone = "Normal",
+							.count = { 3, 9 } };
+	s.wall = 1001;
+	history_push(h, &s, NULL);
+	s.status[SRC_PAGETYPEINFO].err = SRC_NOT_READ;
+	s.wall = 1003;
+	history_push(h, &s, NULL);
+	history_entry(h, 2, &e);
+	tap_ok(frag_zone_pti(h, 2, &e, 1, &p) && p.at == 0 && p.age == 2,
+	       "the first read in force, two seconds before");
+	tap_ok(!p.free[0] && p.free[1] && p.free[1][1] == 1 && p.blocks && p.blocks[1] == 9,
+	       "Normal: Movable's row and the pageblocks, no Unmovable row");
+	tap_ok(frag_zone_pti(h, 2, &e, 0, &p) && !p.free[1] && !p.blocks,
+	       "DMA32: no rows of its own");
+	tap_ok(!frag_zone_pti(h, 2, NULL, 1, &p), "the entry not unpacked: none");
+	history_free(h);
+}
+
 int
 main(void)
 {
 	test_hand();
+	test_zone();
 	test_live_pair();
 	test_mail_pair("proc/buddyinfo/lkml-fb-3.10-x86_64-2node.txt",
 		       "proc/extfrag/lkml-fb-3.10-extfrag_index-2node.txt");

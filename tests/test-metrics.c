@@ -178,6 +178,29 @@ test_set(void)
 	       !strstr(text, "# EOF") && !strstr(text, "# UNIT"),
 	       "text 0.0.4: TYPE names the sample, no UNIT, no EOF");
 	free(text);
+
+	/* The sample line: export writes it from its parts, serve with snprintf. */
+	{
+		char name[OPENMETRICS_NAME_MAX], line[512], put[512];
+		int n, ln;
+		size_t pn;
+
+		i = find(m, "pagetop_pressure_avg_ratio{resource=\"io\",kind=\"some\",window=\"10s\"}");
+		n = metrics_format_name(m, i, name, sizeof(name));
+		ln = metrics_format_line(m, i, v[i], "1764477551.123", line, sizeof(line));
+		pn = openmetrics_put_sample(put, name, (size_t)n, v[i], metrics_series(m, i)->decimals,
+					    "1764477551.123", 14);
+		tap_ok(ln > 0 && (size_t)ln == pn && memcmp(line, put, pn) == 0 &&
+		       strcmp(line, "pagetop_pressure_avg_ratio{resource=\"io\",kind=\"some\","
+			      "window=\"10s\"} 0.0053 1764477551.123\n") == 0,
+		       "a sample line with its timestamp, the same from its parts");
+		ln = metrics_format_line(m, i, -1500, NULL, line, sizeof(line));
+		pn = openmetrics_put_sample(put, name, (size_t)n, -1500, 4, NULL, 0);
+		tap_ok((size_t)ln == pn && memcmp(line, put, pn) == 0 &&
+		       strcmp(line + n, " -0.15\n") == 0, "... and without one");
+		ln = metrics_format_line(m, i, 53, NULL, line, 10);
+		tap_ok(ln == n + 8 && strlen(line) == 9, "a short buffer: the length needed, the text cut");
+	}
 	free(v);
 	metrics_free(m);
 	free(moved);

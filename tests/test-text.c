@@ -66,5 +66,31 @@ main(void)
 		tap_ok(err.line == 7 && strcmp(err.msg, "bad thing") == 0, "parse_fail fills the error");
 		tap_eq_int(parse_fail(NULL, 1, "x"), -EINVAL, "parse_fail takes a NULL error");
 	}
+	{
+		/* Word wrap: what the report and the Fragmentation screen break lines with. */
+		const char *t = "free blocks  per migratetype";
+		size_t n, next;
+		bool split;
+
+		n = text_wrap(t, 40, &next, &split);
+		tap_ok(n == strlen(t) && next == n && !split, "wrap: text that fits is one line");
+		n = text_wrap(t, strlen(t), &next, &split);
+		tap_ok(n == strlen(t) && next == n, "wrap: text exactly the width fits");
+		n = text_wrap(t, 15, &next, &split);
+		tap_ok(n == 11 && next == 13 && !split,
+		       "wrap: breaks at the last blank that fits, blanks dropped at both sides");
+		n = text_wrap(t, 11, &next, &split);
+		tap_ok(n == 11 && next == 13 && !split, "wrap: a blank just past the width breaks there");
+		n = text_wrap(t, 10, &next, &split);
+		tap_ok(n == 4 && next == 5, "wrap: a word one column too long goes to the next line");
+		n = text_wrap("migratetype", 4, &next, &split);
+		tap_ok(n == 4 && next == 4 && split, "wrap: a word longer than the line is cut");
+		n = text_wrap("ab\xc3\xa9" "cd", 3, &next, &split);
+		tap_ok(n == 2 && next == 2 && split, "wrap: a cut word keeps its UTF-8 characters whole");
+		n = text_wrap("", 5, &next, NULL);
+		tap_ok(n == 0 && next == 0, "wrap: nothing");
+		n = text_wrap("x", 0, &next, &split);
+		tap_ok(n == 0 && next == 0 && split, "wrap: no room shows nothing");
+	}
 	return tap_done();
 }

@@ -1,6 +1,7 @@
 #include "views/draw.h"
 #include "util/arith.h"
 #include "util/fmt.h"
+#include "util/text.h"
 
 #include <curses.h>
 #include <math.h>
@@ -116,6 +117,46 @@ draw_clear_line(int y, int x, int w, enum style st)
 	attrset(draw_attr(st));
 	mvhline(y, x, ' ', w);
 	attrset(A_NORMAL);
+}
+
+int
+draw_area_text(const struct draw_area *a, int row, int col, int w, enum style st, const char *fmt,
+	       ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (row < 0 || row >= a->rows || col < 0 || col >= a->cols || w <= 0)
+		return 0;
+	if (w > a->cols - col)
+		w = a->cols - col;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return draw_text(a->y + row, a->x + col, w, st, "%s", buf);
+}
+
+int
+draw_wrapped(const struct draw_area *a, int row, int col, int w, int rows, enum style st,
+	     const char *text)
+{
+	int used = 0;
+	size_t n, next;
+
+	while (*text && used < rows && w > 0) {
+		n = text_wrap(text, (size_t)w, &next, NULL);
+		draw_area_text(a, row + used++, col, w, st, "%.*s", (int)n, text);
+		text += next;
+	}
+	return used;
+}
+
+int
+draw_uint_width(uint64_t v)
+{
+	char buf[24];
+
+	return snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
 }
 
 enum edit_result

@@ -1,6 +1,7 @@
-/* Drawing helpers shared by the screens: clipped text, numbers in a few
- * characters, sparklines and level glyphs with an ASCII fallback, colours
- * that fall back to attributes without colour (NO_COLOR, --no-color). */
+/* Drawing helpers shared by the screens: text clipped to the screen or a
+ * panel and wrapped, numbers in a few characters, sparklines and level
+ * glyphs with an ASCII fallback, colours that fall back to attributes
+ * without colour (NO_COLOR, --no-color). */
 #ifndef PAGETOP_DRAW_H
 #define PAGETOP_DRAW_H
 
@@ -40,6 +41,21 @@ int draw_text(int y, int x, int w, enum style st, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* Fills the rest of line y from x with blanks in style st. */
 void draw_clear_line(int y, int x, int w, enum style st);
+
+/* A panel's part of the screen: its corner and size. */
+struct draw_area {
+	int y, x, rows, cols;
+};
+/* draw_text clipped to area a as well as to the screen; row and col count
+ * from a's corner. Returns the columns written. */
+int draw_area_text(const struct draw_area *a, int row, int col, int w, enum style st,
+		   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* text word-wrapped (text_wrap) in w columns over at most rows lines of a;
+ * returns the lines used. */
+int draw_wrapped(const struct draw_area *a, int row, int col, int w, int rows, enum style st,
+		 const char *text);
+/* The columns v takes in decimal. */
+int draw_uint_width(uint64_t v);
 
 /* A level glyph for frac in 0..1: "▁".."█", or " .:-=+*#" in ASCII. */
 const char *draw_level_glyph(double frac);

@@ -1,4 +1,5 @@
 #include "output/export-om.h"
+#include "output/openmetrics.h"
 #include "util/wire.h"
 #include "util/arith.h"
 
@@ -110,7 +111,7 @@ om_flush(struct export_om *x, char *why, size_t size)
 				continue;
 			}
 			d = (uint64_t)v - (uint64_t)prev;
-			pos += varint_put(x->enc + pos, ((d << 1) ^ (uint64_t)((int64_t)d >> 63)) + 1);
+			pos += varint_put(x->enc + pos, zigzag((int64_t)d) + 1);
 			prev = v;
 		}
 		x->idx[x->n_blocks * (size_t)x->S + (size_t)s] =
@@ -199,10 +200,9 @@ export_om_write(struct export_om *x, FILE *out, char *why, size_t size)
 		memcpy(p, name, (size_t)hl);
 		used += (size_t)hl;
 		for (int s = fa->first; s < fa->first + fa->n; s++) {
-			name_len = metrics_format_name(m, s, name, sizeof(name) - 1);
-			if (name_len <= 0 || (size_t)name_len >= sizeof(name) - 1)
+			name_len = metrics_format_name(m, s, name, sizeof(name));
+			if (name_len <= 0 || (size_t)name_len >= sizeof(name))
 				continue;
-			name[name_len++] = ' ';
 			for (size_t b = 0; b < x->n_blocks; b++) {
 				struct om_seg sg = x->idx[b * (size_t)x->S + (size_t)s];
 				size_t rows = b + 1 < x->n_blocks ? x->R : x->n_rows - b * x->R, at = 0;
@@ -217,33 +217,27 @@ export_om_write(struct export_om *x, FILE *out, char *why, size_t size)
 				}
 				for (size_t row = 0; row < rows && at < sg.len; row++) {
 					const char *t = ts + (b * x->R + row) * OM_TS_LEN;
-					uint64_t z = 0;
-					int shift = 0;
+					uint64_t z;
+					size_t k = varint_get_bounded(seg + at, seg + sg.len, &z);
 
-					do
-						z |= (uint64_t)(seg[at] & 0x7f) << shift, shift += 7;
-					while (seg[at++] & 0x80 && at < sg.len);
+					if (k == 0)
+						break;
+					at += k;
 					if (z == 0)
 						continue;
-					z--;
-					v = (int64_t)((uint64_t)v + ((z >> 1) ^ (0 - (z & 1))));
+					v = (int64_t)((uint64_t)v + (uint64_t)unzigzag(z - 1));
 					/* name{labels} value timestamp */
-					p = om_room(buf, cap, &used, (size_t)name_len + 32 + OM_TS_LEN, out);
-					memcpy(p, name, (size_t)name_len);
-					p += name_len;
-					p += metrics_format_value(v, metrics_series(m, s)->decimals, p);
-					*p++ = ' ';
-					memcpy(p, t + 1, (size_t)t[0]);
-					p += t[0];
-					*p++ = '\n';
-					used = (size_t)(p - buf);
+					p = om_room(buf, cap, &used, (size_t)name_len + 1 +
+						    OPENMETRICS_VALUE_MAX + OM_TS_LEN, out);
+					used += openmetrics_put_sample(p, name, (size_t)name_len,
+						v, metrics_series(m, s)->decimals, t + 1, (size_t)t[0]);
 				}
 			}
 		}
 	}
-	p = om_room(buf, cap, &used, 6, out);
-	memcpy(p, "# EOF\n", 6);
-	fwrite(buf, 1, used + 6, out);
+	p = om_room(buf, cap, &used, strlen(OPENMETRICS_EOF), out);
+	memcpy(p, OPENMETRICS_EOF, strlen(OPENMETRICS_EOF));
+	fwrite(buf, 1, used + strlen(OPENMETRICS_EOF), out);
 	if (fflush(out) != 0 || ferror(out)) {
 		snprintf(why, size, "writing the output: %s", strerror(errno));
 		r = -EIO;

@@ -1,51 +1,18 @@
+/*
+ * The metric catalogue: the families and series a set holds, built from
+ * one sample's shape (build_*) and the names Prometheus wants made from
+ * the kernel's. Reading values out of a sample is metrics-values.c; the
+ * text exposition, openmetrics.c.
+ */
 #include "output/metrics.h"
+#include "output/metrics-int.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/frag.h"
 #include "parse/kmsg.h"
-
-/* Where a series' value is in a sample. */
-enum metric_kind {
-	MK_BUDDY_FREE,		/* a zone row, b order */
-	MK_UNUSABLE,		/* a zone row, b order */
-	MK_EXTFRAG,		/* a zone row, b order */
-	MK_PTI_FREE,		/* a free row, b order */
-	MK_PTI_BLOCKS,		/* a blocks row, b migratetype */
-	MK_PTI_TIME,
-	MK_ZONE,		/* a zoneinfo row, b field */
-	MK_VMSTAT,		/* a entry */
-	MK_MEMINFO,		/* a entry */
-	MK_PSI_AVG,		/* a resource, b some/full, c window */
-	MK_PSI_TOTAL,		/* a resource, b some/full */
-	MK_THREADS,		/* a state letter */
-	MK_BLOCKED,		/* a category */
-	MK_BLOCKED_LONGEST,	/* a category */
-	MK_SOURCE_UP,		/* a source */
-	MK_KMSG,		/* a kind */
-};
-
-#define METRICS_MAX_SERIES	65536	/* far above any kernel's shape */
-/* Values stay well inside int64 so that differences of two never overflow. */
-#define METRICS_VALUE_MAX	((int64_t)1 << 61)
-
-struct metric_set {
-	int n_fam, cap_fam;
-	struct metric_family *fam;
-	int n_ser, cap_ser;
-	struct metric_series *ser;
-	int64_t *vals;			/* scratch for metrics_render, cap_ser long */
-	bool failed;			/* out of memory while building */
-	/* Per metrics_values() call: figures computed once per zone or sample. */
-	struct frag frag[MAX_ZONES];
-	uint64_t frag_done;
-	bool cats_done;
-	int cat_count[WAIT_COUNT];
-	double cat_longest[WAIT_COUNT];
-};
 
 static const struct {
 	const char *name;
@@ -304,14 +271,6 @@ static const char *const psi_resources[PSI_COUNT] = { "cpu", "memory", "io", "ir
 static const char *const psi_windows[3] = { "10s", "60s", "300s" };
 static const char task_states[] = "RSDTtXZPI";
 
-static const struct psi_line *
-psi_line_of(const struct sample *s, int r, int full)
-{
-	if (!sample_has(s, SRC_PSI_CPU + r))
-		return NULL;
-	return full ? &s->psi[r].full : &s->psi[r].some;
-}
-
 static void
 build_buddyinfo(struct metric_set *m, const struct buddyinfo *bi)
 {
@@ -488,7 +447,7 @@ build_psi(struct metric_set *m, const struct sample *s, unsigned mask)
 			if (!(mask & SRC_BIT(SRC_PSI_CPU + r)) || !sample_has(s, SRC_PSI_CPU + r))
 				continue;
 			for (int k = 0; k < 2; k++) {
-				if (!psi_line_of(s, r, k)->present)
+				if (!metrics_psi_line(s, r, k)->present)
 					continue;
 				for (int w = 0; w < (total ? 1 : 3); w++) {
 					struct metric_series *se = ser_add(m, total ? MK_PSI_TOTAL :
@@ -578,282 +537,4 @@ metrics_build(struct metric_set *m, const struct metrics_input *in, unsigned mas
 		lab(se, "source", source_name(i));
 	}
 	return m->failed ? -ENOMEM : 0;
-}
-
-/* ---- values ---- */
-
-static bool
-zone_is(const struct metric_series *se, int node, const char *zone)
-{
-	return se->node == node && strcmp(se->key, zone) == 0;
-}
-
-static int64_t
-clamp_u64(uint64_t v)
-{
-	return v > (uint64_t)METRICS_VALUE_MAX ? METRICS_VALUE_MAX : (int64_t)v;
-}
-
-static int64_t
-buddy_value(struct metric_set *m, const struct metric_series *se, const struct sample *s)
-{
-	const struct buddyinfo *bi = &s->buddy;
-	const struct frag *fr;
-
-	if (!sample_has(s, SRC_BUDDYINFO) || se->a >= bi->n_zones || se->b >= bi->n_orders ||
-	    !zone_is(se, bi->zones[se->a].node, bi->zones[se->a].zone))
-		return METRIC_NONE;
-	if (se->kind == MK_BUDDY_FREE)
-		return clamp_u64(bi->zones[se->a].free[se->b]);
-	fr = &m->frag[se->a];
-	if (!(m->frag_done & (1ull << se->a))) {
-		frag_compute(bi->zones[se->a].free, bi->n_orders, &m->frag[se->a]);
-		m->frag_done |= 1ull << se->a;
-	}
-	return se->kind == MK_UNUSABLE ? fr->unusable[se->b] : fr->extfrag[se->b];
-}
-
-static int64_t
-pti_value(const struct metric_series *se, const struct metrics_input *in)
-{
-	const struct pagetypeinfo *pti = in->pti;
-
-	if (!pti)
-		return METRIC_NONE;
-	if (se->kind == MK_PTI_TIME)
-		return (int64_t)(in->pti_wall * 1000 + 0.5);
-	if (se->kind == MK_PTI_FREE) {
-		const struct pagetypeinfo_free *row = &pti->free[se->a];
-
-		if (se->a >= pti->n_free || se->b >= pti->n_orders ||
-		    !zone_is(se, row->node, row->zone) || strcmp(pti->types[row->type], se->sub))
-			return METRIC_NONE;
-		return row->free[se->b];
-	}
-	if (se->a >= pti->n_blocks || se->b >= pti->n_types ||
-	    !zone_is(se, pti->blocks[se->a].node, pti->blocks[se->a].zone) ||
-	    strcmp(pti->types[se->b], se->sub))
-		return METRIC_NONE;
-	return clamp_u64(pti->blocks[se->a].count[se->b]);
-}
-
-static int64_t
-named_value(const struct metric_series *se, const struct sample *s)
-{
-	uint64_t v;
-
-	if (se->kind == MK_VMSTAT) {
-		if (!sample_has(s, SRC_VMSTAT))
-			return METRIC_NONE;
-		if (se->a < s->vm.n && strcmp(s->vm.e[se->a].name, se->key) == 0)
-			return clamp_u64(s->vm.e[se->a].value);
-		return vmstat_get(&s->vm, se->key, &v) ? clamp_u64(v) : METRIC_NONE;
-	}
-	if (!sample_has(s, SRC_MEMINFO))
-		return METRIC_NONE;
-	for (int i = se->a < s->mem.n && strcmp(s->mem.e[se->a].name, se->key) == 0 ? se->a : 0;
-	     i < s->mem.n; i++)
-		if (strcmp(s->mem.e[i].name, se->key) == 0)
-			return clamp_u64(s->mem.e[i].kb ? s->mem.e[i].value * 1024 : s->mem.e[i].value);
-	return METRIC_NONE;
-}
-
-static void
-tasks_by_category(struct metric_set *m, const struct metrics_input *in)
-{
-	const struct task_groups *gs = in->groups;
-
-	memset(m->cat_count, 0, sizeof(m->cat_count));
-	memset(m->cat_longest, 0, sizeof(m->cat_longest));
-	m->cats_done = true;
-	if (gs) {
-		for (int g = 0; g < gs->n; g++) {
-			int c = gs->g[g].category;
-
-			if (c < 0 || c >= WAIT_COUNT)
-				continue;
-			m->cat_count[c] += gs->g[g].count;
-			if (gs->g[g].longest > m->cat_longest[c])
-				m->cat_longest[c] = gs->g[g].longest;
-		}
-		return;
-	}
-	/* No groups (no wait-reason table): every blocked task is "other". */
-	m->cat_count[WAIT_OTHER] = in->s->tasks.n_blocked;
-	for (int i = 0; i < in->s->tasks.n_blocked; i++) {
-		double t = task_blocked_for(&in->s->tasks, i, in->s->mono);
-
-		if (t > m->cat_longest[WAIT_OTHER])
-			m->cat_longest[WAIT_OTHER] = t;
-	}
-}
-
-static int64_t
-series_value(struct metric_set *m, const struct metric_series *se, const struct metrics_input *in)
-{
-	const struct sample *s = in->s;
-	const struct psi_line *l;
-
-	switch (se->kind) {
-	case MK_BUDDY_FREE:
-	case MK_UNUSABLE:
-	case MK_EXTFRAG:
-		return buddy_value(m, se, s);
-	case MK_PTI_FREE:
-	case MK_PTI_BLOCKS:
-	case MK_PTI_TIME:
-		return pti_value(se, in);
-	case MK_ZONE:
-		if (!sample_has(s, SRC_ZONEINFO) || se->a >= s->zi.n_zones ||
-		    !zone_is(se, s->zi.zones[se->a].node, s->zi.zones[se->a].zone) ||
-		    !(s->zi.zones[se->a].has & (1u << se->b)))
-			return METRIC_NONE;
-		return clamp_u64(s->zi.zones[se->a].v[se->b] *
-				 (uint64_t)(s->page_size > 0 ? s->page_size : 4096));
-	case MK_VMSTAT:
-	case MK_MEMINFO:
-		return named_value(se, s);
-	case MK_PSI_AVG:
-	case MK_PSI_TOTAL:
-		if (!(l = psi_line_of(s, se->a, se->b)) || !l->present)
-			return METRIC_NONE;
-		if (se->kind == MK_PSI_TOTAL)
-			return clamp_u64(l->total);
-		/* avg10 is in hundredths of a percent: 10^-4 of the whole. */
-		return se->c == 0 ? l->avg10 : se->c == 1 ? l->avg60 : l->avg300;
-	case MK_THREADS:
-		return sample_has(s, SRC_TASKS) ? s->tasks.by_state[se->a] : METRIC_NONE;
-	case MK_BLOCKED:
-	case MK_BLOCKED_LONGEST:
-		if (!sample_has(s, SRC_TASKS))
-			return METRIC_NONE;
-		if (!m->cats_done)
-			tasks_by_category(m, in);
-		return se->kind == MK_BLOCKED ? m->cat_count[se->a] :
-		    (int64_t)(m->cat_longest[se->a] * 1000 + 0.5);
-	case MK_KMSG:
-		return in->kmsg_total ? clamp_u64(in->kmsg_total[se->a]) : METRIC_NONE;
-	case MK_SOURCE_UP:
-		if (se->a == SRC_PAGETYPEINFO)
-			return in->pti != NULL;
-		return sample_has(s, se->a);
-	}
-	return METRIC_NONE;
-}
-
-void
-metrics_values(struct metric_set *m, const struct metrics_input *in, int64_t *v)
-{
-	m->frag_done = 0;
-	m->cats_done = false;
-	for (int i = 0; i < m->n_ser; i++)
-		v[i] = series_value(m, &m->ser[i], in);
-}
-
-/* ---- text ---- */
-
-/* Digits of v at dst, at least min_digits of them (zeros first). */
-static int
-put_u64(uint64_t v, int min_digits, char *dst)
-{
-	char tmp[24];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v || n < min_digits);
-	for (int i = 0; i < n; i++)
-		dst[i] = tmp[n - 1 - i];
-	return n;
-}
-
-/* Called for every value of a long export: no printf. */
-int
-metrics_format_value(int64_t v, int decimals, char *dst)
-{
-	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
-	uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, scale, frac;
-	int n = 0, d = decimals < 0 || decimals > 6 ? 0 : decimals;
-
-	if (v < 0)
-		dst[n++] = '-';
-	scale = pow10[d];
-	frac = a % scale;
-	/* Trailing zeros say nothing: 0.500 is 0.5, 1.000 is 1. */
-	while (d > 0 && frac % 10 == 0) {
-		frac /= 10;
-		d--;
-	}
-	n += put_u64(a / scale, 1, dst + n);
-	if (d > 0) {
-		dst[n++] = '.';
-		n += put_u64(frac, d, dst + n);
-	}
-	dst[n] = '\0';
-	return n;
-}
-
-int
-metrics_format_header(const struct metric_set *m, int f, enum metrics_format fmt, char *dst,
-		      size_t size)
-{
-	const struct metric_family *fa = &m->fam[f];
-	const char *type = fa->type == METRIC_COUNTER ? "counter" : "gauge";
-	const char *total = fa->type == METRIC_COUNTER ? "_total" : "";
-
-	if (fmt == METRICS_OPENMETRICS)
-		return snprintf(dst, size, "# TYPE %s %s\n%s%s%s%s%s# HELP %s %s%s%s\n", fa->name,
-				type, fa->unit[0] ? "# UNIT " : "", fa->unit[0] ? fa->name : "",
-				fa->unit[0] ? " " : "", fa->unit, fa->unit[0] ? "\n" : "", fa->name,
-				fa->help, fa->key[0] ? " " : "", fa->key);
-	/* The 0.0.4 text format names a counter's family by its sample name. */
-	return snprintf(dst, size, "# HELP %s%s %s%s%s\n# TYPE %s%s %s\n", fa->name, total, fa->help,
-			fa->key[0] ? " " : "", fa->key, fa->name, total, type);
-}
-
-int
-metrics_format_name(const struct metric_set *m, int i, char *dst, size_t size)
-{
-	const struct metric_series *se = &m->ser[i];
-	const struct metric_family *fa = &m->fam[se->family];
-
-	return snprintf(dst, size, "%s%s%s%s%s", fa->name, fa->type == METRIC_COUNTER ? "_total" : "",
-			se->labels[0] ? "{" : "", se->labels, se->labels[0] ? "}" : "");
-}
-
-int
-metrics_format_line(const struct metric_set *m, int i, int64_t v, const char *ts, char *dst,
-		    size_t size)
-{
-	char val[32];
-
-	metrics_format_value(v, m->ser[i].decimals, val);
-	return snprintf(dst, size, "%s%s%s%s%s %s%s%s\n", m->fam[m->ser[i].family].name,
-			m->fam[m->ser[i].family].type == METRIC_COUNTER ? "_total" : "",
-			m->ser[i].labels[0] ? "{" : "", m->ser[i].labels,
-			m->ser[i].labels[0] ? "}" : "", val, ts ? " " : "", ts ? ts : "");
-}
-
-size_t
-metrics_render(struct metric_set *m, const struct metrics_input *in, enum metrics_format fmt,
-	       char *dst, size_t size)
-{
-	size_t n = 0;
-
-/* What is left of dst, or nothing once it is full: the length is still counted. */
-#define AT	(n < size ? dst + n : NULL)
-#define ROOM	(n < size ? size - n : 0)
-	metrics_values(m, in, m->vals);
-	for (int f = 0; f < m->n_fam; f++) {
-		n += (size_t)metrics_format_header(m, f, fmt, AT, ROOM);
-		for (int i = m->fam[f].first; i < m->fam[f].first + m->fam[f].n; i++)
-			if (m->vals[i] != METRIC_NONE)
-				n += (size_t)metrics_format_line(m, i, m->vals[i], NULL, AT, ROOM);
-	}
-	if (fmt == METRICS_OPENMETRICS)
-		n += (size_t)snprintf(AT, ROOM, "# EOF\n");
-#undef AT
-#undef ROOM
-	return n;
 }

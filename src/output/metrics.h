@@ -23,10 +23,6 @@
 #define METRIC_NONE	INT64_MIN
 
 enum metric_type { METRIC_GAUGE, METRIC_COUNTER };
-enum metrics_format {
-	METRICS_TEXT,		/* Prometheus text format 0.0.4 */
-	METRICS_OPENMETRICS,	/* OpenMetrics 1.0 text */
-};
 
 struct metric_family {
 	char name[80];		/* "pagetop_vmstat_pgscan_kswapd"; counters add "_total" */
@@ -41,7 +37,7 @@ struct metric_series {
 	int family;
 	char labels[128];	/* node="0",zone="Normal",order="3"; "" for none */
 	char column[128];	/* for CSV: buddyinfo_free_blocks.0.Normal.3 */
-	int kind;		/* where the value is: see metrics.c */
+	int kind;		/* where the value is: see metrics-int.h */
 	int a, b, c;		/* row, order, type, field... by kind */
 	int decimals;
 	int node;		/* with key and sub: what the row must hold, */
@@ -86,27 +82,9 @@ const struct metric_series *metrics_series(const struct metric_set *m, int i);
  * there is none. Never allocates. */
 void metrics_values(struct metric_set *m, const struct metrics_input *in, int64_t *v);
 
-/* v / 10^decimals, exactly, without trailing zeros: "0.053", "-1", "17".
- * Returns the length; dst holds at least 32 bytes. */
-int metrics_format_value(int64_t v, int decimals, char *dst);
-/* The TYPE, UNIT (OpenMetrics only) and HELP lines of family f. Returns
- * the length as snprintf does. */
-int metrics_format_header(const struct metric_set *m, int f, enum metrics_format fmt,
-			  char *dst, size_t size);
-/* The sample name of series i with its labels: name_total{a="b"}. Returns
- * the length as snprintf does. */
-int metrics_format_name(const struct metric_set *m, int i, char *dst, size_t size);
-/* One sample line of series i: name{labels} value[ timestamp]\n, with ts
- * NULL for none. Returns the length as snprintf does. */
-int metrics_format_line(const struct metric_set *m, int i, int64_t v, const char *ts,
-			char *dst, size_t size);
-/*
- * The whole exposition of in (no timestamps: the scraper stamps it),
- * "# EOF" included for OpenMetrics, into dst. Returns its length, or the
- * length it needs when that is size or more (nothing useful is in dst then).
- */
-size_t metrics_render(struct metric_set *m, const struct metrics_input *in,
-		      enum metrics_format fmt, char *dst, size_t size);
+/* The text exposition of a set, included here for the callers that name
+ * only this header. */
+#include "output/openmetrics.h"
 
 /* What a tick offers the metrics: the sample and what is in force. Kernel
  * events are counted only where the log could be read. */

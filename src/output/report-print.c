@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "util/fmt.h"
+#include "util/text.h"
 
 #define LABEL_W		11	/* "Samples:   " */
 #define GROUPS_SHOWN	8
@@ -54,30 +55,20 @@ put_wrapped(FILE *out, int col, int indent, const char *text)
 	const char *s = text;
 
 	while (*s) {
-		size_t room = col < REPORT_COLUMNS ? (size_t)(REPORT_COLUMNS - col) : 0;
-		size_t len = strlen(s), cut, end;
+		size_t room = col < REPORT_COLUMNS ? (size_t)(REPORT_COLUMNS - col) : 0, next, n;
+		bool split;
 
-		if (len <= room) {
-			fputs(s, out);
-			break;
-		}
-		for (cut = room; cut > 0 && s[cut] != ' '; cut--)
-			;
-		if (cut == 0 && col > indent) {
+		n = text_wrap(s, room, &next, &split);
+		if (split && col > indent) {
 			/* A long word: start it on the next line rather than cut it. */
 			fprintf(out, "\n%*s", indent, "");
 			col = indent;
 			continue;
 		}
-		if (cut == 0)
-			for (cut = room; cut > 1 && ((unsigned char)s[cut] & 0xc0) == 0x80; cut--)
-				;
-		for (end = cut; end > 0 && s[end - 1] == ' '; end--)
-			;
-		fwrite(s, 1, end, out);
-		s += cut;
-		while (*s == ' ')
-			s++;
+		fwrite(s, 1, n, out);
+		if (s[n] == '\0')
+			break;
+		s += next;
 		fprintf(out, "\n%*s", indent, "");
 		col = indent;
 	}

@@ -1,4 +1,5 @@
 #include "parse/meminfo.h"
+#include "parse/keyval.h"
 
 #include <string.h>
 
@@ -20,8 +21,9 @@ meminfo_key_char(char c)
 
 /* NULL when the line is stored, else why it was passed over. */
 static const char *
-meminfo_parse_line(struct span line, struct meminfo *out)
+meminfo_parse_line(struct span line, void *arg)
 {
+	struct meminfo *out = arg;
 	struct span key, rest, value, unit, extra;
 	struct meminfo_entry *e;
 	size_t i;
@@ -63,32 +65,9 @@ int
 meminfo_parse(const char *buf, size_t len, struct meminfo *out,
 	      struct parse_error *err)
 {
-	struct text_cursor c;
-	struct span line;
-	const char *why, *first_why = NULL;
-	int first_line = 0;
-
 	out->n = 0;
-	out->skipped = 0;
-	text_cursor_init(&c, buf, len);
-	while (text_next_line(&c, &line)) {
-		if (span_trim(line).len == 0)
-			continue;
-		if ((why = meminfo_parse_line(line, out)) == NULL)
-			continue;
-		out->skipped++;
-		if (first_why == NULL) {
-			first_why = why;
-			first_line = c.line;
-		}
-	}
-	if (out->n == 0) {
-		if (first_why != NULL)
-			return parse_fail(err, first_line,
-			    "no \"Key: value\" line: %s", first_why);
-		return parse_fail(err, 0, "no \"Key: value\" line");
-	}
-	return 0;
+	return keyval_parse(buf, len, meminfo_parse_line, out, &out->skipped, err,
+	    "no \"Key: value\" line");
 }
 
 bool

@@ -1,4 +1,5 @@
 #include "parse/vmstat.h"
+#include "parse/keyval.h"
 
 #include <string.h>
 
@@ -24,8 +25,9 @@ vmstat_name_ok(struct span name)
 
 /* NULL when the line is stored, else why it was passed over. */
 static const char *
-vmstat_parse_line(struct span line, struct vmstat *out)
+vmstat_parse_line(struct span line, void *arg)
 {
+	struct vmstat *out = arg;
 	struct span rest = line, name, value, extra;
 	struct vmstat_entry *e;
 	uint64_t v;
@@ -55,32 +57,9 @@ int
 vmstat_parse(const char *buf, size_t len, struct vmstat *out,
 	     struct parse_error *err)
 {
-	struct text_cursor c;
-	struct span line;
-	const char *why, *first_why = NULL;
-	int first_line = 0;
-
 	out->n = 0;
-	out->skipped = 0;
-	text_cursor_init(&c, buf, len);
-	while (text_next_line(&c, &line)) {
-		if (span_trim(line).len == 0)
-			continue;
-		if ((why = vmstat_parse_line(line, out)) == NULL)
-			continue;
-		out->skipped++;
-		if (first_why == NULL) {
-			first_why = why;
-			first_line = c.line;
-		}
-	}
-	if (out->n == 0) {
-		if (first_why != NULL)
-			return parse_fail(err, first_line, "no counter: %s",
-			    first_why);
-		return parse_fail(err, 0, "no counter");
-	}
-	return 0;
+	return keyval_parse(buf, len, vmstat_parse_line, out, &out->skipped, err,
+	    "no counter");
 }
 
 bool

@@ -183,3 +183,30 @@ parse_fail(struct parse_error *err, int line, const char *fmt, ...)
 	}
 	return -EINVAL;
 }
+
+size_t
+text_wrap(const char *s, size_t room, size_t *next, bool *split)
+{
+	size_t len = strlen(s), cut, end;
+
+	if (split)
+		*split = false;
+	if (len <= room) {
+		*next = len;
+		return len;
+	}
+	for (cut = room; cut > 0 && s[cut] != ' '; cut--)
+		;
+	if (cut == 0) {
+		if (split)
+			*split = true;
+		for (cut = room; cut > 1 && ((unsigned char)s[cut] & 0xc0) == 0x80; cut--)
+			;
+	}
+	for (end = cut; end > 0 && s[end - 1] == ' '; end--)
+		;
+	while (s[cut] == ' ')
+		cut++;
+	*next = cut;
+	return end;
+}

@@ -1,5 +1,6 @@
 /* Bounded text scanning shared by the /proc parsers: nothing here needs a
- * NUL-terminated buffer or allocates. */
+ * NUL-terminated buffer or allocates. And the word wrap that the report
+ * and the screens share. */
 #ifndef PAGETOP_TEXT_H
 #define PAGETOP_TEXT_H
 
@@ -49,6 +50,17 @@ int span_to_u64(struct span s, uint64_t *out);
 int span_to_int(struct span s, int *out);
 /* "12.34" as hundredths (1234); exactly what PSI prints. 0 or -EINVAL. */
 int span_to_centi(struct span s, uint32_t *out);
+
+/*
+ * Word wrap, a line at a time, a byte a column: how much of the C string s
+ * goes on a line of room columns. All of s when it fits; else up to the
+ * last blank that fits (trailing blanks dropped) or, for a word longer
+ * than the line, room bytes backed off to the start of a UTF-8 character,
+ * and *split (when not NULL) says so. Returns the bytes to show; *next is
+ * where the next line starts, past its blanks (the end of s after the
+ * last line). room must be at least 1 for the text to move on.
+ */
+size_t text_wrap(const char *s, size_t room, size_t *next, bool *split);
 
 /* Fills err (when not NULL) and returns -EINVAL, for one-line returns. */
 int parse_fail(struct parse_error *err, int line, const char *fmt, ...)
