@@ -7,6 +7,7 @@
 #include "fixture.h"
 #include "output/http.h"
 #include "output/metrics.h"
+#include "output/openmetrics.h"
 #include "tap.h"
 
 #define ROOT "roots/live-6.18-x86_64/"

@@ -16,6 +16,7 @@
 #include "output/export-om.h"
 #include "output/json.h"
 #include "output/metrics.h"
+#include "output/openmetrics.h"
 #include "source/replay.h"
 #include "output/sample-json.h"
 

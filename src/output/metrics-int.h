@@ -8,6 +8,7 @@
 
 #include "model/frag.h"
 #include "output/metrics.h"
+#include "output/openmetrics.h"
 
 /* Where a series' value is in a sample. */
 enum metric_kind {

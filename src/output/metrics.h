@@ -82,10 +82,6 @@ const struct metric_series *metrics_series(const struct metric_set *m, int i);
  * there is none. Never allocates. */
 void metrics_values(struct metric_set *m, const struct metrics_input *in, int64_t *v);
 
-/* The text exposition of a set, included here for the callers that name
- * only this header. */
-#include "output/openmetrics.h"
-
 /* What a tick offers the metrics: the sample and what is in force. Kernel
  * events are counted only where the log could be read. */
 static inline struct metrics_input

@@ -1,6 +1,7 @@
 /* The /metrics server (serve.h): clients, the exposition buffers and the
  * listening socket. */
 #include "output/serve.h"
+#include "output/openmetrics.h"
 #include "output/http.h"
 #include "util/arith.h"
 #include "util/clock.h"
