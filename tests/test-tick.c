@@ -89,10 +89,10 @@ struct seen {
 };
 
 static struct seen
-seen_of(const struct tick *t)
+seen_of(struct tick *t)
 {
 	return (struct seen){ t->s->wall, t->have_pti ? t->pti_wall : 0, t->have_pti,
-			      t->prev != NULL, t->have_groups ? t->groups->n : -1 };
+			      t->prev != NULL, tick_groups(t) ? tick_groups(t)->n : -1 };
 }
 
 static void

@@ -337,7 +337,7 @@ cmd_dump_exec(int argc, char **argv)
 
 			json_init(&j, stdout);
 			sample_json(&j, from == to && shown ? shown : t->s,
-				    t->have_groups ? t->groups : NULL);
+				    tick_groups(&f->tick));
 			fputc('\n', stdout);
 			continue;
 		}

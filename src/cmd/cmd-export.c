@@ -77,7 +77,7 @@ csv_row(const struct metric_set *m, double wall, const int64_t *v, FILE *out)
 
 /* The snapshot's JSON, leaving out the sources not asked for. */
 static void
-json_line(const struct tick *t, unsigned mask, FILE *out)
+json_line(struct tick *t, unsigned mask, FILE *out)
 {
 	struct sample *s = t->s;
 	struct source_status saved[SRC_COUNT];
@@ -88,7 +88,7 @@ json_line(const struct tick *t, unsigned mask, FILE *out)
 		if (!(mask & SRC_BIT(i)) && i != SRC_UPTIME)
 			s->status[i].err = SRC_NOT_READ;
 	json_init(&j, out);
-	sample_json(&j, s, t->have_groups ? t->groups : NULL);
+	sample_json(&j, s, tick_groups(t));
 	fputc('\n', out);
 	memcpy(s->status, saved, sizeof(saved));
 }

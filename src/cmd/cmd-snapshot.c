@@ -103,7 +103,7 @@ cmd_snapshot_exec(int argc, char **argv)
 		struct json j;
 
 		json_init(&j, stdout);
-		sample_json(&j, s, f->tick.have_groups ? f->tick.groups : NULL);
+		sample_json(&j, s, tick_groups(&f->tick));
 		fputc('\n', stdout);
 	} else {
 		sample_text(stdout, s, lo.root);

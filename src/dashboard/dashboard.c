@@ -36,10 +36,10 @@ dashboard_has_terminal(void)
 static void
 dashboard_sample(struct dashboard *d)
 {
-	const struct tick *t = &d->f->tick;
+	struct tick *t = &d->f->tick;
 
 	feed_next(d->f);
-	history_push(d->h, t->s, t->have_groups ? t->groups : NULL);
+	history_push(d->h, t->s, tick_groups(t));
 	events_push(d->ev, d->h->next - 1, t->s);
 	/* The recorder's thread writes; this never waits on the disk. */
 	if (recording_active(&d->rec))
@@ -111,7 +111,7 @@ dashboard_shown(struct dashboard *d)
 static void
 dashboard_ctx(struct dashboard *d, struct view_ctx *ctx)
 {
-	const struct tick *t = &d->f->tick;
+	struct tick *t = &d->f->tick;
 	const struct sample *s;
 	uint64_t first, last = 0;
 
@@ -130,7 +130,7 @@ dashboard_ctx(struct dashboard *d, struct view_ctx *ctx)
 		.sensors = s->sensors.available || s->sensors.n || s->sensors.why[0] ?
 		    &s->sensors : NULL,
 		.tasks = t->have_groups ? &s->tasks : NULL,
-		.groups = t->groups,
+		.groups = tick_groups(t),
 		.events = d->ev,
 		.kmsg = &s->kmsg,
 		.latest = last,
@@ -440,7 +440,7 @@ dashboard_start(struct dashboard *d, char *err, size_t size)
 			return -1;
 		}
 	if (f->live) {
-		history_push(d->h, f->tick.s, f->tick.have_groups ? f->tick.groups : NULL);
+		history_push(d->h, f->tick.s, tick_groups(&f->tick));
 		events_push(d->ev, d->h->next - 1, f->tick.s);
 		d->ticks = 1;
 		return 0;

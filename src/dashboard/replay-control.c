@@ -55,11 +55,11 @@ replay_control_load_shown(struct replay_control *rc)
 static bool
 replay_control_push(struct replay_control *rc, size_t i)
 {
-	const struct tick *t = &rc->f->tick;
+	struct tick *t = &rc->f->tick;
 
 	if (!replay_control_load(rc, i))
 		return false;
-	history_push(rc->h, t->s, t->have_groups ? t->groups : NULL);
+	history_push(rc->h, t->s, tick_groups(t));
 	events_push(rc->ev, rc->h->next - 1, t->s);
 	return true;
 }

@@ -36,8 +36,7 @@ tick_reset(struct tick *t)
 	t->have_pti = false;
 	t->pti_wall = 0;
 	t->have_groups = false;
-	if (t->groups)
-		t->groups->n = 0;
+	t->groups_built = false;
 	tick_reset_counts(t);
 }
 
@@ -47,6 +46,24 @@ tick_reset_counts(struct tick *t)
 	t->kmsg_read = false;
 	memset(t->kmsg_total, 0, sizeof(t->kmsg_total));
 	t->n = 0;
+}
+
+/* The rows in use only: a whole struct pagetypeinfo is 96 KB, mostly
+ * room for zones and migratetypes this machine does not have. */
+static void
+tick_keep_pti(struct pagetypeinfo *dst, const struct pagetypeinfo *src)
+{
+	dst->pageblock_order = src->pageblock_order;
+	dst->pages_per_block = src->pages_per_block;
+	dst->n_orders = src->n_orders;
+	dst->n_types = src->n_types;
+	memcpy(dst->types, src->types, (size_t)src->n_types * sizeof(src->types[0]));
+	dst->n_free = src->n_free;
+	memcpy(dst->free, src->free, (size_t)src->n_free * sizeof(src->free[0]));
+	dst->n_blocks = src->n_blocks;
+	memcpy(dst->blocks, src->blocks, (size_t)src->n_blocks * sizeof(src->blocks[0]));
+	dst->n_mixed = src->n_mixed;
+	memcpy(dst->mixed, src->mixed, (size_t)src->n_mixed * sizeof(src->mixed[0]));
 }
 
 void
@@ -61,21 +78,30 @@ tick_update(struct tick *t)
 	if (s->status[SRC_PAGETYPEINFO].err != SRC_NOT_READ) {
 		t->have_pti = sample_has(s, SRC_PAGETYPEINFO);
 		if (t->have_pti) {
-			*t->pti = s->pti;
+			tick_keep_pti(t->pti, &s->pti);
 			t->pti_wall = s->wall;
 		}
 	}
 	t->have_groups = sample_has(s, SRC_TASKS);
-	if (t->have_groups)
-		task_groups_build(&s->tasks, t->rs, s->mono, t->groups);
-	else
-		t->groups->n = 0;
+	t->groups_built = false;
 	if (s->kmsg.read) {
 		t->kmsg_read = true;
 		for (int k = 0; k < s->kmsg.n && k < KMSG_MAX_EVENTS; k++)
 			t->kmsg_total[s->kmsg.ev[k].kind]++;
 	}
 	t->n++;
+}
+
+const struct task_groups *
+tick_groups(struct tick *t)
+{
+	if (!t->have_groups)
+		return NULL;
+	if (!t->groups_built) {
+		task_groups_build(&t->s->tasks, t->rs, t->s->mono, t->groups);
+		t->groups_built = true;
+	}
+	return t->groups;
 }
 
 const uint64_t *

@@ -29,8 +29,9 @@ struct tick {
 	bool have_pti;
 	double pti_wall;		/* when it was read */
 	struct reasons *rs;		/* the wait-reason table */
-	struct task_groups *groups;	/* s's blocked tasks, when have_groups */
+	struct task_groups *groups;	/* s's blocked tasks: see tick_groups() */
 	bool have_groups;		/* s holds a task scan */
+	bool groups_built;		/* groups are s's (built on demand) */
 	bool kmsg_read;			/* a kernel log was read since tick_reset() */
 	uint64_t kmsg_total[KMSG_KIND_COUNT];	/* events per kind since then */
 	unsigned long n;		/* ticks since tick_reset() */
@@ -49,6 +50,10 @@ void tick_reset(struct tick *t);
 void tick_reset_counts(struct tick *t);
 /* Takes in t->s (filled by the feed). Never allocates. */
 void tick_update(struct tick *t);
+/* s's blocked tasks grouped by how they wait, or NULL without a task scan.
+ * Built the first time a tick asks, so a walk that never looks (report,
+ * a seek's look-back) does not pay for it. Never allocates. */
+const struct task_groups *tick_groups(struct tick *t);
 /* The kernel-log totals, or NULL when no log is read (or it failed). */
 const uint64_t *tick_kmsg_total(const struct tick *t);
 

@@ -85,13 +85,13 @@ void metrics_values(struct metric_set *m, const struct metrics_input *in, int64_
 /* What a tick offers the metrics: the sample and what is in force. Kernel
  * events are counted only where the log could be read. */
 static inline struct metrics_input
-metrics_input_of(const struct tick *t)
+metrics_input_of(struct tick *t)
 {
 	return (struct metrics_input){
 		.s = t->s,
 		.pti = t->have_pti ? t->pti : NULL,
 		.pti_wall = t->pti_wall,
-		.groups = t->have_groups ? t->groups : NULL,
+		.groups = tick_groups(t),
 		.kmsg_total = t->s->kmsg.err ? NULL : tick_kmsg_total(t),
 	};
 }
