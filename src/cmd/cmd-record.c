@@ -14,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd-opts.h"
 #include "util/clock.h"
+#include "util/quit.h"
 #include "util/arith.h"
 #include "source/live.h"
 #include "source/marks.h"
@@ -28,14 +29,6 @@ const struct cmd_entry cmd_record_entry = {
 	.summary = "record samples to a file, headless, until the duration, SIGINT or SIGTERM",
 	.exec = cmd_record_exec,
 };
-
-static volatile sig_atomic_t record_quit;
-
-static void
-record_on_signal(int sig)
-{
-	record_quit = sig;
-}
 
 static int
 cmd_record_exec(int argc, char **argv)
@@ -61,7 +54,6 @@ cmd_record_exec(int argc, char **argv)
 	struct recording rec;
 	struct feed *f;
 	struct sample *s;
-	struct sigaction sa;
 	char path[4096], why[512], cmdline[1024], mtext[MARK_TEXT_MAX + 1];
 	int c, r, status = 0;
 	long pushed = 0;
@@ -110,15 +102,10 @@ cmd_record_exec(int argc, char **argv)
 		recording_default_path(&f->host, path, sizeof(path));
 	cmd_command_line("record", argc, argv, cmdline, sizeof(cmdline));
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = record_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	quit_catch();
 
 	start = clock_mono();
-	for (long n = 0; !record_quit; n++) {
+	for (long n = 0; !quit_asked(); n++) {
 		feed_next(f);
 		if (n == 0) {
 			if (recording_start(&rec, path, &f->host, s, lo.interval, cmdline, &ro, why,
@@ -142,7 +129,7 @@ cmd_record_exec(int argc, char **argv)
 			break;
 		/* Wait for the next tick, taking marks as they come. */
 		next = start + (double)(n + 1) * lo.interval;
-		while (!record_quit) {
+		while (!quit_asked()) {
 			struct pollfd pfd = { .fd = -1, .events = POLLIN };
 			int nfd = feed_poll_fds(f, &pfd.fd, 1);
 			double left = next - clock_mono();

@@ -16,6 +16,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd-opts.h"
 #include "util/clock.h"
+#include "util/quit.h"
 #include "util/arith.h"
 #include "output/metrics.h"
 #include "output/serve.h"
@@ -30,14 +31,6 @@ const struct cmd_entry cmd_serve_entry = {
 	.summary = "sample live and serve /metrics to Prometheus (default 127.0.0.1:9782)",
 	.exec = cmd_serve_exec,
 };
-
-static volatile sig_atomic_t serve_quit;
-
-static void
-serve_on_signal(int sig)
-{
-	serve_quit = sig;
-}
 
 /* The live tick's figures as metrics, for every scrape until the next. */
 static void
@@ -72,7 +65,6 @@ cmd_serve_exec(int argc, char **argv)
 	struct metrics_input in;
 	unsigned long ticks = 0;
 	bool open_all, usage;
-	struct sigaction sa;
 	char why[512], shown[300];
 	int c, r, status = 1;
 
@@ -117,14 +109,8 @@ cmd_serve_exec(int argc, char **argv)
 	if (open_all)
 		fprintf(stderr, "pagetop: serve: warning: %s is every address of this machine: its "
 			"memory figures, commands and kernel stacks are open to the network\n", shown);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = serve_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
+	quit_catch();
+	signal(SIGPIPE, SIG_IGN);
 
 	serve_tick(f, m, &in);
 	serve_set(sv, m, &in);
@@ -132,7 +118,7 @@ cmd_serve_exec(int argc, char **argv)
 	fprintf(stderr, "pagetop: serving http://%s/metrics, sampling %s every %gs\n", shown,
 		lo.root, lo.interval);
 	next = clock_mono() + lo.interval;
-	while (!serve_quit) {
+	while (!quit_asked()) {
 		if (clock_mono() >= next) {
 			if (iterations && (long)ticks >= iterations)
 				break;

@@ -58,7 +58,5 @@ void chrome_rec_error(const char *path, const char *err, char *dst, size_t size)
 struct screen;
 struct screen *terminal_open(const struct dashboard_opts *o, char *err, size_t size);
 void terminal_close(struct screen *scr);
-/* A signal asked to quit (SIGINT, SIGTERM, SIGHUP). */
-bool terminal_quit(void);
 
 #endif

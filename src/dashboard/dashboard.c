@@ -9,6 +9,7 @@
 #include "dashboard/dashboard-int.h"
 #include "util/arith.h"
 #include "util/clock.h"
+#include "util/quit.h"
 #include "views/draw.h"
 
 #include <curses.h>
@@ -362,7 +363,7 @@ dashboard_loop(struct dashboard *d)
 
 	pfd[1].events = POLLIN;
 	d->next_tick = clock_mono() + d->f->interval;
-	while (!terminal_quit()) {
+	while (!quit_asked()) {
 		int wait_ms, ch;
 
 		if (dashboard_tick(d, clock_mono())) {

@@ -2,29 +2,15 @@
  * the mouse on the tabs, colours unless NO_COLOR), and the signals that
  * ask it to quit. */
 #include "dashboard/dashboard-int.h"
+#include "util/quit.h"
 #include "views/draw.h"
 
 #include <curses.h>
 #include <langinfo.h>
 #include <locale.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static volatile sig_atomic_t terminal_signal;
-
-static void
-terminal_on_signal(int sig)
-{
-	terminal_signal = sig;
-}
-
-bool
-terminal_quit(void)
-{
-	return terminal_signal != 0;
-}
 
 static bool
 terminal_utf8(void)
@@ -38,7 +24,6 @@ struct screen *
 terminal_open(const struct dashboard_opts *o, char *err, size_t size)
 {
 	struct draw_opts dopts;
-	struct sigaction sa;
 	SCREEN *scr;
 
 	setlocale(LC_CTYPE, "");
@@ -59,12 +44,7 @@ terminal_open(const struct dashboard_opts *o, char *err, size_t size)
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);
 	draw_init(&dopts);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = terminal_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	quit_catch();
 	return scr;
 }
 
