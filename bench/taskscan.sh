@@ -67,7 +67,7 @@ cat >"$tmp/driver.c" <<'EOF'
 #include <sys/resource.h>
 #include <time.h>
 
-#include "taskscan.h"
+#include "source/taskscan.h"
 
 static struct tasks out;
 
