@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "util/text.h"
+
 static const struct cmd_entry *const cmd_table[] = {
 	&cmd_dashboard_entry,
 	&cmd_snapshot_entry,
@@ -47,10 +49,14 @@ cmd_command_line(const char *name, int argc, char **argv, char *dst, size_t size
 void
 cmd_print_lines(FILE *f, const char *text)
 {
-	while (*text) {
-		int n = (int)strcspn(text, "\n");
+	char shown[TEXT_ESCAPED_SIZE(600)];
 
-		fprintf(f, "pagetop: %.*s\n", n, text);
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+
+		/* A note may quote a file: its controls reach no terminal. */
+		text_escape(shown, sizeof(shown), text, n);
+		fprintf(f, "pagetop: %s\n", shown);
 		text += n + (text[n] == '\n');
 	}
 }
