@@ -251,9 +251,10 @@ cmd_dump_exec(int argc, char **argv)
 	struct sample *shown = NULL;
 	struct feed *f;
 	struct replay *rp;
-	char why[512];
+	char why[512], first_why[sizeof(f->why)] = "";
 	int c, status = 0;
-	size_t from, to, n;
+	size_t from, to, n, read = 0, unread = 0;
+	bool shown_one = false;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -293,7 +294,9 @@ cmd_dump_exec(int argc, char **argv)
 	if (!mask)
 		mask = ~0u;
 	if (!(f = replay_feed_open(path, why, sizeof(why)))) {
-		fprintf(stderr, "pagetop: %s\n", why);
+		char e[TEXT_ESCAPED_SIZE(sizeof(why))];
+
+		fprintf(stderr, "pagetop: %s\n", ESC(e, why));
 		return 1;
 	}
 	rp = replay_feed_replay(f);
@@ -318,7 +321,12 @@ cmd_dump_exec(int argc, char **argv)
 			goto out;
 		from = to = feed_find(f, t);
 	} else if (!as_json) {
-		from = to = n - 1;	/* text without --at: the last moment */
+		/* Text without --at: the last moment that can be read (those
+		 * after it are warned about) ... */
+		for (to = n - 1; to > 0 && feed_seek(f, to) < 0; to--)
+			if (!unread++)
+				snprintf(first_why, sizeof(first_why), "%s", f->why);
+		from = to;
 		/* ... but the events of the whole recording. */
 		if (mask & DUMP_EVENTS)
 			from = 0;
@@ -327,11 +335,14 @@ cmd_dump_exec(int argc, char **argv)
 		const struct tick *t = &f->tick;
 		double pti_when = NAN;
 
-		/* A damaged chunk: its samples are skipped and the damage reported once, below. */
+		/* A damaged chunk or a sample that does not decode: skipped,
+		 * and said once, below. */
 		if (feed_seek(f, i) < 0) {
-			status = 1;
+			if (!unread++)
+				snprintf(first_why, sizeof(first_why), "%s", f->why);
 			continue;
 		}
+		read++;
 		/* One moment shows the pagetypeinfo read in force there. */
 		if (from == to && (mask & SRC_BIT(SRC_PAGETYPEINFO))) {
 			if (!shown && !(shown = malloc(sizeof(*shown)))) {
@@ -354,14 +365,17 @@ cmd_dump_exec(int argc, char **argv)
 			dump_events(t->s, &printed);
 		if (i != to)
 			continue;
+		shown_one = true;
 		if (printed && (mask & ~DUMP_EVENTS))
 			printf("\n");
 		if (!dump_text(path, shown ? shown : t->s, mask, pti_when))
 			status = 1;
 	}
-	if (!as_json && mask == DUMP_EVENTS && !printed)
+	if (!as_json && mask == DUMP_EVENTS && !printed && read)
 		printf("no kernel log event %s\n", at ? "in this sample" : "in the recording");
-	if (replay_report_damage(rp, path, stderr) > 0)
+	/* The text of one moment needs that moment; events and JSON, any sample. */
+	if (cmd_recording_status(rp, path, !as_json && mask != DUMP_EVENTS ? shown_one : read,
+				 unread, first_why) != 0)
 		status = 1;
 out:
 	free(shown);
