@@ -356,8 +356,11 @@ cmd_dump_exec(int argc, char **argv)
 			struct json j;
 
 			json_init(&j, stdout);
-			sample_json(&j, from == to && shown ? shown : t->s,
-				    t->have_groups ? t->groups : NULL);
+			if (from == to && shown)
+				sample_json_at(&j, shown, t->have_groups ? t->groups : NULL,
+					       pti_when);
+			else
+				sample_json(&j, t->s, t->have_groups ? t->groups : NULL);
 			fputc('\n', stdout);
 			continue;
 		}

@@ -44,9 +44,12 @@ json_blocks(struct json *j, const char *key, const struct pagetypeinfo *pti,
 }
 
 static void
-json_pagetypeinfo(struct json *j, const struct pagetypeinfo *pti)
+json_pagetypeinfo(struct json *j, const struct pagetypeinfo *pti, double when)
 {
 	json_object_begin(j, "pagetypeinfo");
+	/* When it was read: read less often than the rest, a sample between
+	 * reads shows the read in force (dump --at). */
+	json_double(j, "time", when, 3);
 	if (pti->pageblock_order >= 0)
 		json_int(j, "pageblock_order", pti->pageblock_order);
 	if (pti->pages_per_block)
@@ -272,6 +275,13 @@ json_events(struct json *j, const struct sample *s)
 void
 sample_json(struct json *j, const struct sample *s, const struct task_groups *groups)
 {
+	sample_json_at(j, s, groups, s->wall);
+}
+
+void
+sample_json_at(struct json *j, const struct sample *s, const struct task_groups *groups,
+	       double pti_when)
+{
 	char why[200];
 
 	json_object_begin(j, NULL);
@@ -281,7 +291,7 @@ sample_json(struct json *j, const struct sample *s, const struct task_groups *gr
 	if (sample_has(s, SRC_BUDDYINFO))
 		json_buddyinfo(j, &s->buddy);
 	if (sample_has(s, SRC_PAGETYPEINFO))
-		json_pagetypeinfo(j, &s->pti);
+		json_pagetypeinfo(j, &s->pti, pti_when);
 	if (sample_has(s, SRC_VMSTAT)) {
 		json_object_begin(j, "vmstat");
 		for (int i = 0; i < s->vm.n; i++)

@@ -9,5 +9,9 @@
 /* groups: the blocked tasks of s grouped (their category and reason), or
  * NULL to leave those out. */
 void sample_json(struct json *j, const struct sample *s, const struct task_groups *groups);
+/* The same with the pagetypeinfo of s read at pti_when (a read in force
+ * from before s, as dump --at shows it); sample_json gives s's time. */
+void sample_json_at(struct json *j, const struct sample *s, const struct task_groups *groups,
+		    double pti_when);
 
 #endif
