@@ -1,5 +1,7 @@
 #include "output/sample-json.h"
 
+#include <math.h>
+
 #include <stdio.h>
 
 #include "model/counters.h"
@@ -47,9 +49,11 @@ static void
 json_pagetypeinfo(struct json *j, const struct pagetypeinfo *pti, double when)
 {
 	json_object_begin(j, "pagetypeinfo");
-	/* When it was read: read less often than the rest, a sample between
-	 * reads shows the read in force (dump --at). */
-	json_double(j, "time", when, 3);
+	/* Read less often than the rest, a sample between reads shows the
+	 * read in force (dump --at), with when it was read; a read of the
+	 * sample's own has no time but the sample's. */
+	if (!isnan(when))
+		json_double(j, "time", when, 3);
 	if (pti->pageblock_order >= 0)
 		json_int(j, "pageblock_order", pti->pageblock_order);
 	if (pti->pages_per_block)
@@ -275,7 +279,7 @@ json_events(struct json *j, const struct sample *s)
 void
 sample_json(struct json *j, const struct sample *s, const struct task_groups *groups)
 {
-	sample_json_at(j, s, groups, s->wall);
+	sample_json_at(j, s, groups, NAN);
 }
 
 void
@@ -291,7 +295,7 @@ sample_json_at(struct json *j, const struct sample *s, const struct task_groups 
 	if (sample_has(s, SRC_BUDDYINFO))
 		json_buddyinfo(j, &s->buddy);
 	if (sample_has(s, SRC_PAGETYPEINFO))
-		json_pagetypeinfo(j, &s->pti, pti_when);
+		json_pagetypeinfo(j, &s->pti, pti_when != s->wall ? pti_when : NAN);
 	if (sample_has(s, SRC_VMSTAT)) {
 		json_object_begin(j, "vmstat");
 		for (int i = 0; i < s->vm.n; i++)
