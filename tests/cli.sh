@@ -73,4 +73,25 @@ for bad in +1e308 -1e308 nan inf +inf "+5 m" +5x 90 "" "next week"; do
 		not_ok "dump --at '$bad': one line, exit status 2" "exit $st: $err"
 	fi
 done
+# dump --at T --json between two pagetypeinfo reads: the read in force,
+# with its time (as the text dump's heading gives it), with or without
+# --source pagetypeinfo.
+T=$TMPDIR_TEST
+$PAGETOP record --proc-root $FIXTURES/roots/live-6.18-x86_64 -d 0.2 --pagetypeinfo-every 5 \
+	--duration 1.5s -o $T/pti.ptrec 2>/dev/null
+first=$($PAGETOP dump $T/pti.ptrec --json 2>/dev/null | jq -s '.[0].time')
+for src in "" "--source pagetypeinfo"; do
+	# shellcheck disable=SC2086
+	$PAGETOP dump $T/pti.ptrec --at end --json $src > $T/pti.json 2>/dev/null
+	check_jq "dump --at end --json $src: the pagetypeinfo in force" $T/pti.json \
+		'.pagetypeinfo.pageblock_order == 9 and (.pagetypeinfo.free | length) > 0'
+	check_jq "... with the time of its read, the first sample's, before the sample's" $T/pti.json \
+		".pagetypeinfo.time == $first and .time > .pagetypeinfo.time"
+done
+text=$($PAGETOP dump $T/pti.ptrec --at end --source pagetypeinfo 2>/dev/null | head -1)
+check_eq "... the same time as the text dump's heading" "$text" \
+	"==> /proc/pagetypeinfo at $(date -d @"${first%.*}" '+%Y-%m-%d %H:%M:%S') <=="
+$PAGETOP dump $T/pti.ptrec --at start --json > $T/pti0.json 2>/dev/null
+check_jq "dump --at start --json: a sample that read it has no other time" $T/pti0.json \
+	'.pagetypeinfo.pageblock_order == 9 and (.pagetypeinfo | has("time") | not)'
 done_testing

@@ -113,4 +113,34 @@ if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null && id nobody >/dev/null 2
 else
 	ok "not root # SKIP needs root and runuser to switch to nobody"
 fi
+# The text lists each blocked task as the JSON does (tid, name, state,
+# how long, why, wchan, the group's stack top), not only "D 1".
+if [ -d /proc/self/task ] && [ -n "${VFORK_HELPER:-}" ]; then
+	$VFORK_HELPER 20 > $T/vfork.pid &
+	hpid=$!
+	sleep 0.5
+	vpid=$(head -1 $T/vfork.pid)
+	$PAGETOP snapshot > $T/blocked.txt 2>/dev/null
+	$PAGETOP snapshot --json > $T/blocked.json 2>/dev/null
+	kill $hpid 2>/dev/null
+	wait $hpid 2>/dev/null
+	check_match "text: a heading for the blocked tasks" "$(cat $T/blocked.txt)" \
+		'^  Blocked tasks$'
+	line=$(grep -E "^ +$vpid +vfork-helper " $T/blocked.txt)
+	check_match "text: the task in D on a line: tid, name, state, blocked for" "$line" \
+		"^ +$vpid +vfork-helper +D +(>= )?[0-9]+\.[0-9] s  "
+	why=$(jq -r "[.tasks.blocked[] | select(.tid == $vpid)][0] | .category + \": \" + .reason" $T/blocked.json)
+	wchan=$(jq -r "[.tasks.blocked[] | select(.tid == $vpid)][0].wchan" $T/blocked.json)
+	check_match "text: ... its category and reason, as the JSON gives them" "$line" \
+		"  $(printf '%s' "$why" | sed 's/[][().*+?^$|\\]/\\&/g'); "
+	check_match "text: ... its wchan" "$line" "; wchan $wchan; "
+	if [ "$(id -u)" = 0 ]; then
+		top=$(jq -r "[.tasks.blocked[] | select(.tid == $vpid)][0].stack[0]" $T/blocked.json)
+		check_match "text: ... and its stack top" "$line" "; $top\$"
+	else
+		check_match "text: ... and why there is no stack" "$line" '; not readable \(needs root\)$'
+	fi
+else
+	ok "blocked tasks in the text # SKIP no procfs"
+fi
 done_testing

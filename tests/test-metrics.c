@@ -273,10 +273,55 @@ test_http(void)
 	tap_ok(1, "every prefix and flipped byte of a request parses without a fault");
 }
 
+/* Names from a crafted proc root or recording: label values escaped as
+ * both formats want them and valid UTF-8; a vmstat name is made a valid
+ * metric name and a HELP line that needs no escape. */
+static void
+test_crafted_names(void)
+{
+	struct sample *s = calloc(1, sizeof(*s));
+	struct metric_set *m = metrics_new();
+	struct metrics_input in = { 0 };
+	const struct metric_family *fa;
+	char name[OPENMETRICS_NAME_MAX];
+	bool help_ok = true;
+
+	for (int k = 0; k < SRC_COUNT; k++)
+		s->status[k].err = ENOENT;
+	load(s, SRC_BUDDYINFO, ROOT "buddyinfo");
+	load(s, SRC_VMSTAT, ROOT "vmstat");
+	snprintf(s->buddy.zones[0].zone, sizeof(s->buddy.zones[0].zone), "a\"b\\c\nd");
+	snprintf(s->buddy.zones[1].zone, sizeof(s->buddy.zones[1].zone), "N\xc2\x9b\x9bl");
+	snprintf(s->vm.e[0].name, sizeof(s->vm.e[0].name), "nr_\x1b]0;x\"\\");
+	in.s = s;
+	tap_eq_int(metrics_build(m, &in, ~0u), 0, "crafted names: a set all the same");
+	tap_ok(find(m, "pagetop_buddyinfo_free_blocks{node=\"0\",zone=\"a\\\"b\\\\c\\nd\",order=\"0\"}") >= 0,
+	       "a label value's quote, backslash and newline escaped");
+	tap_ok(find(m, "pagetop_buddyinfo_free_blocks{node=\"0\",zone=\"N\xc2\x9b\xef\xbf\xbdl\",order=\"0\"}") >= 0,
+	       "a label value's byte that is not UTF-8 becomes U+FFFD; valid UTF-8 stays");
+	fa = family(m, "pagetop_vmstat_nr___0_x__");
+	tap_ok(fa && valid_name(fa->name), "a crafted vmstat name makes a valid metric name");
+	for (int f = 0; f < metrics_n_families(m); f++)
+		for (const char *p = metrics_family(m, f)->key; *p; p++)
+			if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20 ||
+			    (unsigned char)*p >= 0x7f)
+				help_ok = false;
+	tap_ok(help_ok, "no HELP line holds a quote, a backslash or a control");
+	for (int i = 0; i < metrics_n_series(m); i++) {
+		metrics_format_name(m, i, name, sizeof(name));
+		if (strstr(name, "zone=\"N") && !strstr(name, "\"}"))
+			help_ok = false;
+	}
+	tap_ok(help_ok, "every series' labels are closed");
+	metrics_free(m);
+	free(s);
+}
+
 int
 main(void)
 {
 	test_format_value();
+	test_crafted_names();
 	test_set();
 	test_sources();
 	test_http();

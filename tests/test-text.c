@@ -11,6 +11,108 @@ S(const char *s)
 	return (struct span){ s, strlen(s) };
 }
 
+/* text_escape of a literal (NULs included), as a C string. */
+static const char *
+esc(const char *s, size_t len)
+{
+	static char out[256];
+
+	text_escape(out, sizeof(out), s, len);
+	return out;
+}
+#define ESC(lit)	esc(lit, sizeof(lit) - 1)
+
+static void
+test_escape(void)
+{
+	char small[8], buf[TEXT_ESCAPED_SIZE(256)], all[256];
+	bool safe = true, every = true;
+	size_t n;
+
+	tap_eq_str(ESC("kworker/0:1 Normal DMA32"), "kworker/0:1 Normal DMA32",
+		   "escape: printable ASCII stays");
+	tap_eq_str(ESC("a\\x1b"), "a\\x1b", "escape: a backslash stays, as in the kernel log's escapes");
+	/* The comm an unprivileged user can give a task. */
+	tap_eq_str(ESC("\033[2J\033]0;PWN\a"), "\\x1b[2J\\x1b]0;PWN\\x07",
+		   "escape: ESC and BEL (clear screen, set title)");
+	tap_eq_str(ESC("\t\n\r"), "\\x09\\x0a\\x0d", "escape: tab, newline, CR");
+	tap_eq_str(ESC("a\0b"), "a\\x00b", "escape: a NUL within len");
+	tap_eq_str(ESC("\x01\x1f"), "\\x01\\x1f", "escape: C0 ends");
+	tap_eq_str(ESC("\x7f"), "\\x7f", "escape: DEL");
+	tap_eq_str(ESC("\x80\x9b\x9f"), "\\x80\\x9b\\x9f", "escape: raw C1 bytes");
+	tap_eq_str(ESC("\xc2\x80\xc2\x9b\xc2\x9f"), "\\u0080\\u009b\\u009f",
+		   "escape: C1 controls in UTF-8 (xterm's CSI among them)");
+	tap_eq_str(ESC("\xc2\xa0\xc3\xa9\xe2\x80\x93\xe2\x89\xa5\xf0\x9f\x98\x80"),
+		   "\xc2\xa0\xc3\xa9\xe2\x80\x93\xe2\x89\xa5\xf0\x9f\x98\x80",
+		   "escape: valid UTF-8 past U+009F stays (no-break space, e acute, en dash, emoji)");
+	tap_eq_str(ESC("\xc0\xaf\xc1\xbf"), "\\xc0\\xaf\\xc1\\xbf",
+		   "escape: overlong two-byte forms, byte by byte");
+	tap_eq_str(ESC("\xe0\x80\xaf"), "\\xe0\\x80\\xaf", "escape: an overlong three-byte form");
+	tap_eq_str(ESC("\xf0\x80\x80\xaf"), "\\xf0\\x80\\x80\\xaf",
+		   "escape: an overlong four-byte form");
+	tap_eq_str(ESC("\xed\xa0\x80"), "\\xed\\xa0\\x80", "escape: a UTF-16 surrogate");
+	tap_eq_str(ESC("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80", "escape: past U+10FFFF");
+	tap_eq_str(ESC("\xf5\xff\xfe"), "\\xf5\\xff\\xfe", "escape: bytes never in UTF-8");
+	tap_eq_str(ESC("\xe2\x80"), "\\xe2\\x80", "escape: a character cut short at the end");
+	tap_eq_str(ESC("\xe2\x80x"), "\\xe2\\x80x", "escape: a character cut short by ASCII");
+	tap_eq_str(ESC("\xc2"), "\\xc2", "escape: a lone lead byte");
+	tap_eq_str(ESC("\xbf"), "\\xbf", "escape: a lone continuation byte");
+	tap_eq_str(esc("\xc2\x9b", 1), "\\xc2", "escape: reads no byte past len");
+
+	/* Cut short: never half an escape, never half a character. */
+	n = text_escape(small, 7, "ab\033cd", 5);
+	tap_ok(n == 6 && strcmp(small, "ab\\x1b") == 0, "escape: cut after a whole escape (%s)", small);
+	n = text_escape(small, 6, "ab\033cd", 5);
+	tap_ok(n == 2 && strcmp(small, "ab") == 0, "escape: an escape that does not fit is left out");
+	n = text_escape(small, 4, "a\xe2\x80\x93", 4);
+	tap_ok(n == 1 && strcmp(small, "a") == 0, "escape: a character that does not fit is left out");
+	n = text_escape(small, 1, "abc", 3);
+	tap_ok(n == 0 && small[0] == '\0', "escape: room for the NUL alone");
+	tap_eq_str(text_esc(small, sizeof(small), "x\ty"), "x\\x09y", "escape: text_esc of a C string");
+
+	/* Every byte value, alone: what comes out is printable ASCII or
+	 * valid UTF-8 past U+009F, and never a control. */
+	for (int c = 0; c < 256; c++) {
+		char one = (char)c;
+		const char *o = esc(&one, 1);
+
+		for (const char *p = o; *p; p++)
+			if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+				safe = false;
+		if ((c >= 0x20 && c < 0x7f) ? !(o[0] == c && o[1] == '\0') :
+		    strlen(o) < 2)
+			every = false;
+	}
+	tap_ok(safe, "escape: every byte alone comes out as printable ASCII");
+	tap_ok(every, "escape: every byte alone is kept or escaped visibly");
+	/* All 256 bytes in a row, the worst case fits TEXT_ESCAPED_SIZE. */
+	for (int c = 0; c < 256; c++)
+		all[c] = (char)(c ^ 0x80);
+	n = text_escape(buf, sizeof(buf), all, sizeof(all));
+	tap_ok(n < sizeof(buf) && n == strlen(buf) && strstr(buf, "\\x00") && strstr(buf, "\\xff"),
+	       "escape: all bytes in a row fit TEXT_ESCAPED_SIZE");
+	memset(all, 0x9b, sizeof(all));
+	n = text_escape(buf, sizeof(buf), all, sizeof(all));
+	tap_ok(n == 4 * sizeof(all), "escape: the worst case is 4 bytes a byte");
+}
+
+static void
+test_utf8(void)
+{
+	uint32_t cp = 0;
+
+	tap_ok(text_utf8_next("A", 1, &cp) == 1 && cp == 'A', "utf8: ASCII");
+	tap_ok(text_utf8_next("\xc2\x80", 2, &cp) == 2 && cp == 0x80, "utf8: U+0080");
+	tap_ok(text_utf8_next("\xdf\xbf", 2, &cp) == 2 && cp == 0x7ff, "utf8: U+07FF");
+	tap_ok(text_utf8_next("\xe0\xa0\x80", 3, &cp) == 3 && cp == 0x800, "utf8: U+0800");
+	tap_ok(text_utf8_next("\xef\xbf\xbd", 3, &cp) == 3 && cp == 0xfffd, "utf8: U+FFFD");
+	tap_ok(text_utf8_next("\xf0\x90\x80\x80", 4, &cp) == 4 && cp == 0x10000, "utf8: U+10000");
+	tap_ok(text_utf8_next("\xf4\x8f\xbf\xbf", 4, &cp) == 4 && cp == 0x10ffff, "utf8: U+10FFFF");
+	tap_ok(text_utf8_next("\xc2\x80", 1, &cp) == 0, "utf8: cut short by n");
+	tap_ok(text_utf8_next("\xed\xbf\xbf", 3, &cp) == 0, "utf8: a low surrogate");
+	tap_ok(text_utf8_next("\xc1\xbf", 2, &cp) == 0, "utf8: overlong");
+}
+
 int
 main(void)
 {
@@ -92,5 +194,7 @@ main(void)
 		n = text_wrap("x", 0, &next, &split);
 		tap_ok(n == 0 && next == 0 && split, "wrap: no room shows nothing");
 	}
+	test_escape();
+	test_utf8();
 	return tap_done();
 }

@@ -68,12 +68,20 @@ draw_attr(enum style st)
 	}
 }
 
+/*
+ * The one way text reaches the screen: every view draws through here, so
+ * a name from the machine or a file (a task's, a zone's, a kernel log
+ * line, a mark) has its controls escaped (text_escape) before the terminal
+ * sees it, whichever view shows it.
+ */
 int
 draw_text(int y, int x, int w, enum style st, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[512], shown[TEXT_ESCAPED_SIZE(sizeof(buf))];
+	const unsigned char *p = (const unsigned char *)shown;
+	size_t bytes = 0, len;
 	va_list ap;
-	int n;
+	int n = 0;
 
 	if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
 		return 0;
@@ -82,27 +90,23 @@ draw_text(int y, int x, int w, enum style st, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	len = text_escape(shown, sizeof(shown), buf, strlen(buf));
 	attrset(draw_attr(st));
-	/* mvaddnstr counts bytes; count columns for UTF-8 (our text is 1 column a glyph). */
-	n = 0;
-	{
-		const unsigned char *p = (const unsigned char *)buf;
-		size_t bytes = 0;
+	/* mvaddnstr counts bytes; count columns for UTF-8 (our text is 1
+	 * column a glyph; after text_escape every character is whole). */
+	while (bytes < len && n < w) {
+		size_t step = 1;
 
-		while (p[bytes] && n < w) {
-			size_t len = 1;
-
-			if (p[bytes] >= 0xf0)
-				len = 4;
-			else if (p[bytes] >= 0xe0)
-				len = 3;
-			else if (p[bytes] >= 0xc0)
-				len = 2;
-			bytes += len;
-			n++;
-		}
-		mvaddnstr(y, x, buf, (int)bytes);
+		if (p[bytes] >= 0xf0)
+			step = 4;
+		else if (p[bytes] >= 0xe0)
+			step = 3;
+		else if (p[bytes] >= 0xc0)
+			step = 2;
+		bytes += step;
+		n++;
 	}
+	mvaddnstr(y, x, shown, (int)bytes);
 	attrset(A_NORMAL);
 	return n;
 }

@@ -15,6 +15,11 @@
 #include "source/replay.h"
 #include "output/sample-json.h"
 #include "output/sample-proc.h"
+#include "util/text.h"
+
+/* Text from the recording (or the machine it was made on), escaped for a
+ * terminal. */
+#define ESC(buf, str)	text_esc(buf, sizeof(buf), str)
 
 static int cmd_dump_exec(int, char **);
 
@@ -43,7 +48,7 @@ dump_info_events(struct feed *f, size_t n)
 	uint64_t lost = 0, dropped = 0;
 	bool read = false;
 	int err = 0;
-	char a[32], brief[160];
+	char a[32], brief[160], eb[TEXT_ESCAPED_SIZE(160)];
 
 	for (size_t i = 0; i < n; i++) {
 		const struct kmsg_sample *k;
@@ -60,7 +65,8 @@ dump_info_events(struct feed *f, size_t n)
 			fmt_time(kmsg_event_wall(&k->ev[e], f->tick.s->wall, f->tick.s->mono), a,
 				 sizeof(a));
 			kmsg_event_brief(&k->ev[e], brief, sizeof(brief));
-			printf("event:      %s  %s  %s\n", a, kmsg_kind_name(k->ev[e].kind), brief);
+			printf("event:      %s  %s  %s\n", a, kmsg_kind_name(k->ev[e].kind),
+			       ESC(eb, brief));
 			count++;
 		}
 	}
@@ -90,16 +96,17 @@ dump_info(struct feed *f, const char *path)
 	const struct rec_mark *m = rec_reader_marks(rp->r, &nm);
 	const struct rec_gap *g = rec_reader_gaps(rp->r, &ng);
 	const struct rec_damage *dm = rec_reader_damage(rp->r, &nd);
-	char a[32], b[32], facts[400];
+	char a[32], b[32], facts[400], e[TEXT_ESCAPED_SIZE(1024)];
 
 	rec_reader_info(rp->r, &info);
-	printf("file:       %s (%llu bytes, format %d.%d%s)\n", path,
+	printf("file:       %s (%llu bytes, format %d.%d%s)\n", ESC(e, path),
 	       (unsigned long long)info.size, info.major, info.minor,
 	       info.indexed ? "" : ", not closed properly: frames scanned");
 	host_facts(&f->host, facts, sizeof(facts));
-	printf("host:       %s\n", facts);
-	printf("boot id:    %s\n", h->boot_id);
-	printf("recorded:   by pagetop %s every %gs: %s\n", h->version, h->interval, h->cmdline);
+	printf("host:       %s\n", ESC(e, facts));
+	printf("boot id:    %s\n", ESC(e, h->boot_id));
+	printf("recorded:   by pagetop %s", ESC(e, h->version));
+	printf(" every %gs: %s\n", h->interval, ESC(e, h->cmdline));
 	if (h->pti_every > 0)
 		printf("pagetypeinfo: read every %gs\n", h->pti_every);
 	if (n) {
@@ -116,7 +123,7 @@ dump_info(struct feed *f, const char *path)
 	}
 	for (size_t i = 0; i < nm; i++) {
 		fmt_time(m[i].wall, a, sizeof(a));
-		printf("mark:       %s  %s\n", a, m[i].text);
+		printf("mark:       %s  %s\n", a, ESC(e, m[i].text));
 	}
 	for (size_t i = 0; i < nd; i++)
 		printf("damage:     at byte %llu, %llu bytes skipped, %llu samples lost\n",
@@ -170,7 +177,7 @@ dump_pti_in_force(const struct tick *t, struct sample *shown)
 static bool
 dump_text(const char *path, const struct sample *s, unsigned mask, double pti_when)
 {
-	char when[32], why[200];
+	char when[32], why[200], e1[TEXT_ESCAPED_SIZE(200)], e2[TEXT_ESCAPED_SIZE(200)];
 	bool first = true;
 	int missing = -1;
 
@@ -193,7 +200,8 @@ dump_text(const char *path, const struct sample *s, unsigned mask, double pti_wh
 		return true;
 	fmt_time(s->wall, when, sizeof(when));
 	source_reason(&s->status[missing], why, sizeof(why));
-	fprintf(stderr, "pagetop: %s: no %s at %s: %s\n", path, source_name(missing), when, why);
+	fprintf(stderr, "pagetop: %s: no %s at %s: %s\n", ESC(e1, path), source_name(missing), when,
+		ESC(e2, why));
 	return false;
 }
 
@@ -202,7 +210,7 @@ dump_text(const char *path, const struct sample *s, unsigned mask, double pti_wh
 static void
 dump_events(const struct sample *s, bool *any)
 {
-	char when[32];
+	char when[32], shown[TEXT_ESCAPED_SIZE(KMSG_TEXT_MAX)];
 
 	for (int i = 0; i < s->kmsg.n && i < KMSG_MAX_EVENTS; i++) {
 		const struct kmsg_event *ev = &s->kmsg.ev[i];
@@ -216,9 +224,10 @@ dump_events(const struct sample *s, bool *any)
 		       ev->truncated ? ", the first lines" : "");
 		for (const char *p = ev->text; *p;) {
 			const char *nl = strchr(p, '\n');
-			int len = nl ? (int)(nl - p) : (int)strlen(p);
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
 
-			printf("%s %.*s\n", stamp, len, p);
+			text_escape(shown, sizeof(shown), p, len);
+			printf("%s %s\n", stamp, shown);
 			p += len + (nl ? 1 : 0);
 		}
 		*any = true;
@@ -242,9 +251,10 @@ cmd_dump_exec(int argc, char **argv)
 	struct sample *shown = NULL;
 	struct feed *f;
 	struct replay *rp;
-	char why[512];
+	char why[512], first_why[sizeof(f->why)] = "";
 	int c, status = 0;
-	size_t from, to, n;
+	size_t from, to, n, read = 0, unread = 0;
+	bool shown_one = false;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -284,7 +294,9 @@ cmd_dump_exec(int argc, char **argv)
 	if (!mask)
 		mask = ~0u;
 	if (!(f = replay_feed_open(path, why, sizeof(why)))) {
-		fprintf(stderr, "pagetop: %s\n", why);
+		char e[TEXT_ESCAPED_SIZE(sizeof(why))];
+
+		fprintf(stderr, "pagetop: %s\n", ESC(e, why));
 		return 1;
 	}
 	rp = replay_feed_replay(f);
@@ -309,7 +321,12 @@ cmd_dump_exec(int argc, char **argv)
 			goto out;
 		from = to = feed_find(f, t);
 	} else if (!as_json) {
-		from = to = n - 1;	/* text without --at: the last moment */
+		/* Text without --at: the last moment that can be read (those
+		 * after it are warned about) ... */
+		for (to = n - 1; to > 0 && feed_seek(f, to) < 0; to--)
+			if (!unread++)
+				snprintf(first_why, sizeof(first_why), "%s", f->why);
+		from = to;
 		/* ... but the events of the whole recording. */
 		if (mask & DUMP_EVENTS)
 			from = 0;
@@ -318,11 +335,14 @@ cmd_dump_exec(int argc, char **argv)
 		const struct tick *t = &f->tick;
 		double pti_when = NAN;
 
-		/* A damaged chunk: its samples are skipped and the damage reported once, below. */
+		/* A damaged chunk or a sample that does not decode: skipped,
+		 * and said once, below. */
 		if (feed_seek(f, i) < 0) {
-			status = 1;
+			if (!unread++)
+				snprintf(first_why, sizeof(first_why), "%s", f->why);
 			continue;
 		}
+		read++;
 		/* One moment shows the pagetypeinfo read in force there. */
 		if (from == to && (mask & SRC_BIT(SRC_PAGETYPEINFO))) {
 			if (!shown && !(shown = malloc(sizeof(*shown)))) {
@@ -336,8 +356,10 @@ cmd_dump_exec(int argc, char **argv)
 			struct json j;
 
 			json_init(&j, stdout);
-			sample_json(&j, from == to && shown ? shown : t->s,
-				    tick_groups(&f->tick));
+			if (from == to && shown)
+				sample_json_at(&j, shown, tick_groups(&f->tick), pti_when);
+			else
+				sample_json(&j, t->s, tick_groups(&f->tick));
 			fputc('\n', stdout);
 			continue;
 		}
@@ -345,14 +367,17 @@ cmd_dump_exec(int argc, char **argv)
 			dump_events(t->s, &printed);
 		if (i != to)
 			continue;
+		shown_one = true;
 		if (printed && (mask & ~DUMP_EVENTS))
 			printf("\n");
 		if (!dump_text(path, shown ? shown : t->s, mask, pti_when))
 			status = 1;
 	}
-	if (!as_json && mask == DUMP_EVENTS && !printed)
+	if (!as_json && mask == DUMP_EVENTS && !printed && read)
 		printf("no kernel log event %s\n", at ? "in this sample" : "in the recording");
-	if (replay_report_damage(rp, path, stderr) > 0)
+	/* The text of one moment needs that moment; events and JSON, any sample. */
+	if (cmd_recording_status(rp, path, !as_json && mask != DUMP_EVENTS ? shown_one : read,
+				 unread, first_why) != 0)
 		status = 1;
 out:
 	free(shown);

@@ -114,7 +114,8 @@ cmd_export_exec(int argc, char **argv)
 	unsigned mask = 0;
 	size_t n, from, to;
 	bool built = false;
-	char why[512];
+	char why[512], first_why[sizeof(f->why)] = "";
+	size_t read = 0, unread = 0;
 	int c, status = 0;
 
 	optind = 1;
@@ -182,10 +183,13 @@ cmd_export_exec(int argc, char **argv)
 		/* The first seek finds what is in force there: the kernel
 		 * events are counted from it on. */
 		if (feed_seek(f, i) < 0) {
-			/* A damaged chunk: its samples are skipped and reported below. */
-			status = 1;
+			/* A damaged chunk or a sample that does not decode:
+			 * skipped, and said once, below. */
+			if (!unread++)
+				snprintf(first_why, sizeof(first_why), "%s", f->why);
 			continue;
 		}
+		read++;
 		if (fmt == EXPORT_JSON) {
 			json_line(&f->tick, mask, stdout);
 			continue;
@@ -233,7 +237,9 @@ cmd_export_exec(int argc, char **argv)
 		fprintf(stderr, "pagetop: %s: no samples between --since and --until\n", path);
 		status = 1;
 	}
-	if (replay_report_damage(replay_feed_replay(f), path, stderr) > 0)
+	/* Damage is said in any case; with no sample in the span, the line above. */
+	if (cmd_recording_status(replay_feed_replay(f), path, read, unread, first_why) != 0 &&
+	    from < to)
 		status = 1;
 out:
 	export_om_free(om);

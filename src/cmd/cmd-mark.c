@@ -18,7 +18,8 @@ const struct cmd_entry cmd_mark_entry = {
 static int
 cmd_mark_exec(int argc, char **argv)
 {
-	char text[MARK_TEXT_MAX + 1] = "", why[512];
+	/* Room past the limit: marks_send cuts it on a character boundary. */
+	char text[4 * MARK_TEXT_MAX + 1] = "", why[512];
 	size_t n = 0;
 	int sent;
 

@@ -12,6 +12,7 @@
 #include "output/sample-json.h"
 #include "output/sample-text.h"
 #include "source/live.h"
+#include "util/text.h"
 
 static int cmd_snapshot_exec(int, char **);
 
@@ -40,6 +41,8 @@ cmd_snapshot_exec(int argc, char **argv)
 	uint32_t n_bad;
 	bool bad = false;
 	int c, r, status = 0;
+	/* What a file or the machine says reaches the terminal escaped. */
+	char e1[TEXT_ESCAPED_SIZE(200)], e2[TEXT_ESCAPED_SIZE(200)];
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "r:jh", opts, NULL)) != -1) {
@@ -72,12 +75,14 @@ cmd_snapshot_exec(int argc, char **argv)
 	feed_next(f);
 	s = f->tick.s;
 	if ((n_bad = live_kmsg_bad(f, &first)) > 0) {
-		fprintf(stderr, "pagetop: %s: %s%s\n", live_kmsg_path(f), first,
+		fprintf(stderr, "pagetop: %s: %s%s\n", text_esc(e1, sizeof(e1), live_kmsg_path(f)),
+			text_esc(e2, sizeof(e2), first),
 			n_bad > 1 ? " (and more)" : "");
 		status = 1;
 	}
 	if (lo.kmsg && s->kmsg.err) {
-		fprintf(stderr, "pagetop: %s: %s\n", lo.kmsg, strerror(s->kmsg.err));
+		fprintf(stderr, "pagetop: %s: %s\n", text_esc(e1, sizeof(e1), lo.kmsg),
+			strerror(s->kmsg.err));
 		status = 1;
 	}
 
@@ -90,13 +95,14 @@ cmd_snapshot_exec(int argc, char **argv)
 			/* An empty file has no line to name. */
 			if (s->status[i].line > 0)
 				snprintf(where, sizeof(where), "line %d: ", s->status[i].line);
-			fprintf(stderr, "pagetop: %s/%s: %s%s\n", lo.root, source_name(i), where,
-				s->status[i].msg);
+			fprintf(stderr, "pagetop: %s/%s: %s%s\n", text_esc(e1, sizeof(e1), lo.root),
+				source_name(i), where, text_esc(e2, sizeof(e2), s->status[i].msg));
 			status = 1;
 		}
 	}
 	if (!any) {
-		fprintf(stderr, "pagetop: %s: no memory statistics readable there\n", lo.root);
+		fprintf(stderr, "pagetop: %s: no memory statistics readable there\n",
+			text_esc(e1, sizeof(e1), lo.root));
 		status = 1;
 	}
 	if (as_json) {
@@ -106,7 +112,7 @@ cmd_snapshot_exec(int argc, char **argv)
 		sample_json(&j, s, tick_groups(&f->tick));
 		fputc('\n', stdout);
 	} else {
-		sample_text(stdout, s, lo.root);
+		sample_text(stdout, s, f->tick.have_groups ? f->tick.groups : NULL, lo.root);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "pagetop: standard output: %s\n", strerror(errno));

@@ -2,6 +2,9 @@
 
 #include <string.h>
 
+#include "source/replay.h"
+#include "util/text.h"
+
 static const struct cmd_entry *const cmd_table[] = {
 	&cmd_dashboard_entry,
 	&cmd_snapshot_entry,
@@ -47,10 +50,31 @@ cmd_command_line(const char *name, int argc, char **argv, char *dst, size_t size
 void
 cmd_print_lines(FILE *f, const char *text)
 {
-	while (*text) {
-		int n = (int)strcspn(text, "\n");
+	char shown[TEXT_ESCAPED_SIZE(600)];
 
-		fprintf(f, "pagetop: %.*s\n", n, text);
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+
+		/* A note may quote a file: its controls reach no terminal. */
+		text_escape(shown, sizeof(shown), text, n);
+		fprintf(f, "pagetop: %s\n", shown);
 		text += n + (text[n] == '\n');
 	}
+}
+
+int
+cmd_recording_status(const struct replay *rp, const char *path,
+		     size_t read, size_t unread, const char *first_why)
+{
+	char e1[TEXT_ESCAPED_SIZE(256)], e2[TEXT_ESCAPED_SIZE(300)];
+
+	/* Frame damage has its own lines, which explain the samples lost. */
+	if (replay_report_damage(rp, path, stderr) == 0 && unread > 0) {
+		fprintf(stderr, "pagetop: %s: %s", text_esc(e1, sizeof(e1), path),
+			text_esc(e2, sizeof(e2), first_why));
+		if (unread > 1)
+			fprintf(stderr, " (and %zu more samples that cannot be read)", unread - 1);
+		fputc('\n', stderr);
+	}
+	return read > 0 ? 0 : 1;
 }

@@ -31,6 +31,18 @@ void cmd_usage(FILE *f);
 void cmd_print_lines(FILE *f, const char *text);
 void cmd_command_line(const char *name, int argc, char **argv, char *dst, size_t size);
 
+struct replay;
+
+/*
+ * How dump, export and report end on a recording, alike: damage (frames
+ * skipped, a frame cut short) and samples that do not decode are warnings,
+ * a line each on stderr (first_why: what the first unread sample's
+ * failure said); the exit status is 0 when read samples of those asked
+ * for were output, else 1.
+ */
+int cmd_recording_status(const struct replay *rp, const char *path,
+			 size_t read, size_t unread, const char *first_why);
+
 /* Exit statuses. */
 #define EXIT_USAGE	2
 

@@ -1,6 +1,9 @@
 #include "output/json.h"
 
 #include <math.h>
+#include <string.h>
+
+#include "util/text.h"
 
 void
 json_init(struct json *j, FILE *f)
@@ -10,23 +13,42 @@ json_init(struct json *j, FILE *f)
 	j->need_comma[0] = false;
 }
 
+/* JSON's own escapes: controls (C0, DEL and the C1 controls U+0080 to
+ * U+009F) as \u00XX, and a byte that is not valid UTF-8 as U+FFFD, so the
+ * document is valid UTF-8 whatever a name holds. */
 static void
 json_escaped(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	size_t len = strlen(s);
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+	fputc('"', f);
+	for (size_t i = 0; i < len;) {
+		unsigned char c = (unsigned char)s[i];
+		uint32_t cp;
+		size_t n;
+
+		if (c < 0x80) {
+			if (c == '"' || c == '\\')
+				fprintf(f, "\\%c", c);
+			else if (c == '\n')
+				fputs("\\n", f);
+			else if (c == '\t')
+				fputs("\\t", f);
+			else if (c < 0x20 || c == 0x7f)
+				fprintf(f, "\\u%04x", c);
+			else
+				fputc(c, f);
+			i++;
+		} else if ((n = text_utf8_next(s + i, len - i, &cp)) == 0) {
+			fputs("\\ufffd", f);
+			i++;
+		} else if (cp < 0xa0) {
+			fprintf(f, "\\u%04x", (unsigned)cp);
+			i += n;
+		} else {
+			fwrite(s + i, 1, n, f);
+			i += n;
+		}
 	}
 	fputc('"', f);
 }

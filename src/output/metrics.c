@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "parse/kmsg.h"
+#include "util/text.h"
 
 static const struct {
 	const char *name;
@@ -162,29 +163,68 @@ ser_add(struct metric_set *m, int kind, int a, int b, int c, int decimals)
 	return se;
 }
 
-/* Appends name="value" to the labels (escaped as both formats want) and
- * .value to the CSV column name. */
+/* Appends name="value" to the labels, escaped as both formats want it
+ * (\\, \" and \n; a byte that is not valid UTF-8 as U+FFFD, which
+ * promtool otherwise rejects), and .value, safe for a terminal, to the CSV
+ * column name. */
 static void
 lab(struct metric_series *se, const char *name, const char *value)
 {
-	size_t n = strlen(se->labels), c = strlen(se->column);
+	size_t n = strlen(se->labels), c = strlen(se->column), len = strlen(value);
+	char shown[sizeof(se->column)];
 
 	n += (size_t)snprintf(se->labels + n, sizeof(se->labels) - n, "%s%s=\"", n ? "," : "",
 			      name);
-	for (const char *p = value; *p && n + 3 < sizeof(se->labels); p++) {
-		if (*p == '\\' || *p == '"')
-			se->labels[n++] = '\\';
-		if (*p == '\n') {
-			se->labels[n++] = '\\';
-			se->labels[n++] = 'n';
-			continue;
+	for (size_t i = 0; i < len;) {
+		const char *put = value + i;
+		size_t k = 1, step = 1;
+		uint32_t cp;
+
+		if (value[i] == '\\' || value[i] == '"') {
+			put = value[i] == '"' ? "\\\"" : "\\\\";
+			k = 2;
+		} else if (value[i] == '\n') {
+			put = "\\n";
+			k = 2;
+		} else if ((unsigned char)value[i] >= 0x80) {
+			if ((step = text_utf8_next(value + i, len - i, &cp)) == 0) {
+				put = "\xef\xbf\xbd";
+				step = 1;
+				k = 3;
+			} else {
+				k = step;
+			}
 		}
-		se->labels[n++] = *p;
+		if (n + k + 2 > sizeof(se->labels))
+			break;	/* room for the closing quote */
+		memcpy(se->labels + n, put, k);
+		n += k;
+		i += step;
 	}
 	if (n + 1 < sizeof(se->labels))
 		se->labels[n++] = '"';
 	se->labels[n < sizeof(se->labels) ? n : sizeof(se->labels) - 1] = '\0';
-	snprintf(se->column + c, sizeof(se->column) - c, ".%s", value);
+	snprintf(se->column + c, sizeof(se->column) - c, ".%s",
+		 text_esc(shown, sizeof(shown), value));
+}
+
+/* A kernel name for a HELP line or a metric name: what a crafted recording
+ * may hold beyond [A-Za-z0-9_()] becomes sub (HELP escapes differ between
+ * the two formats; a metric name allows none). */
+static void
+plain_name(char *dst, size_t size, const char *name, char sub, bool parens)
+{
+	size_t n = 0;
+
+	for (const char *p = name; *p && n + 1 < size; p++) {
+		char ch = *p;
+		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			  (ch >= '0' && ch <= '9') || ch == '_' ||
+			  (parens && (ch == '(' || ch == ')'));
+
+		dst[n++] = ok ? ch : sub;
+	}
+	dst[n] = '\0';
 }
 
 static void
@@ -390,12 +430,13 @@ build_vmstat(struct metric_set *m, const struct vmstat *vm)
 		bool counter = vmstat_is_counter(vm->e[i].name);
 		struct metric_series *se;
 
-		snprintf(name, sizeof(name), "pagetop_vmstat_%s", vm->e[i].name);
+		memcpy(name, "pagetop_vmstat_", 15);
+		plain_name(name + 15, sizeof(name) - 15, vm->e[i].name, '_', false);
 		metric_words(name, sizeof(name), true);
 		fam_add(m, name, counter ? METRIC_COUNTER : METRIC_GAUGE, "", counter ?
 			"A /proc/vmstat event counter, as the kernel counts it:" :
 			"A /proc/vmstat amount (most are pages), as the kernel prints it:");
-		snprintf(m->fam[m->n_fam - 1].key, sizeof(m->fam[0].key), "%s", vm->e[i].name);
+		plain_name(m->fam[m->n_fam - 1].key, sizeof(m->fam[0].key), vm->e[i].name, '?', true);
 		if (!(se = ser_add(m, MK_VMSTAT, i, 0, 0, 0)))
 			return;
 		snprintf(se->key, sizeof(se->key), "%s", vm->e[i].name);
@@ -417,7 +458,7 @@ build_meminfo(struct metric_set *m, const struct meminfo *mi)
 			snprintf(name + strlen(name), sizeof(name) - strlen(name), "_bytes");
 		fam_add(m, name, METRIC_GAUGE, mi->e[i].kb ? "bytes" : "", mi->e[i].kb ?
 			"A /proc/meminfo amount in bytes:" : "A /proc/meminfo count:");
-		snprintf(m->fam[m->n_fam - 1].key, sizeof(m->fam[0].key), "%s", mi->e[i].name);
+		plain_name(m->fam[m->n_fam - 1].key, sizeof(m->fam[0].key), mi->e[i].name, '?', true);
 		if (!(se = ser_add(m, MK_MEMINFO, i, 0, 0, 0)))
 			return;
 		snprintf(se->key, sizeof(se->key), "%s", mi->e[i].name);

@@ -16,6 +16,7 @@
 
 #include "util/fmt.h"
 #include "util/text.h"
+#include "util/text.h"
 
 #define LABEL_W		11	/* "Samples:   " */
 #define GROUPS_SHOWN	8
@@ -48,11 +49,16 @@ static const struct {
 };
 #define N_REPORTED	(sizeof(report_counters) / sizeof(report_counters[0]))
 
-/* text from column col, continuing lines at column indent. */
+/* text from column col, continuing lines at column indent. Every line of
+ * the report but its tables passes here: the names in it (a task's, a
+ * zone's, a kernel log line, a mark) have their controls escaped. */
 static void
 put_wrapped(FILE *out, int col, int indent, const char *text)
 {
-	const char *s = text;
+	char shown[TEXT_ESCAPED_SIZE(1024)];
+	const char *s = shown;
+
+	text_esc(shown, sizeof(shown), text);
 
 	while (*s) {
 		size_t room = col < REPORT_COLUMNS ? (size_t)(REPORT_COLUMNS - col) : 0, next, n;
@@ -395,7 +401,8 @@ print_rows(FILE *out, const struct zone_acc *z)
 static void
 print_zones(const struct report *rep, FILE *out)
 {
-	char text[400], head[80], a[24], b[24], u[3][16];
+	char text[400], head[TEXT_ESCAPED_SIZE(NAME_LEN) + 32], a[24], b[24], u[3][16];
+	char ez[TEXT_ESCAPED_SIZE(NAME_LEN)];
 	int pb = report_pageblock_order(rep, rep->n_zones ? rep->zones[0].start.n_orders : MAX_ORDERS);
 
 	fmt_when(rep, rep->first, a, sizeof(a));
@@ -423,7 +430,8 @@ print_zones(const struct report *rep, FILE *out)
 			snprintf(text, sizeof(text), "worst at %s: highest free order %d, unusable "
 				 "index %s at order %d, %s at 3, %s at 2", a, z->worst_high, u[2],
 				 report_pageblock_order(rep, z->worst.n_orders), u[1], u[0]);
-		snprintf(head, sizeof(head), "  Node %d, zone %s: ", z->node, z->name);
+		snprintf(head, sizeof(head), "  Node %d, zone %s: ", z->node,
+			 text_esc(ez, sizeof(ez), z->name));
 		fputs(head, out);
 		put_wrapped(out, (int)strlen(head), 4, text);
 		print_rows(out, z);

@@ -1,5 +1,7 @@
 #include "output/sample-json.h"
 
+#include <math.h>
+
 #include <stdio.h>
 
 #include "model/counters.h"
@@ -44,9 +46,14 @@ json_blocks(struct json *j, const char *key, const struct pagetypeinfo *pti,
 }
 
 static void
-json_pagetypeinfo(struct json *j, const struct pagetypeinfo *pti)
+json_pagetypeinfo(struct json *j, const struct pagetypeinfo *pti, double when)
 {
 	json_object_begin(j, "pagetypeinfo");
+	/* Read less often than the rest, a sample between reads shows the
+	 * read in force (dump --at), with when it was read; a read of the
+	 * sample's own has no time but the sample's. */
+	if (!isnan(when))
+		json_double(j, "time", when, 3);
 	if (pti->pageblock_order >= 0)
 		json_int(j, "pageblock_order", pti->pageblock_order);
 	if (pti->pages_per_block)
@@ -272,6 +279,13 @@ json_events(struct json *j, const struct sample *s)
 void
 sample_json(struct json *j, const struct sample *s, const struct task_groups *groups)
 {
+	sample_json_at(j, s, groups, NAN);
+}
+
+void
+sample_json_at(struct json *j, const struct sample *s, const struct task_groups *groups,
+	       double pti_when)
+{
 	char why[200];
 
 	json_object_begin(j, NULL);
@@ -281,7 +295,7 @@ sample_json(struct json *j, const struct sample *s, const struct task_groups *gr
 	if (sample_has(s, SRC_BUDDYINFO))
 		json_buddyinfo(j, &s->buddy);
 	if (sample_has(s, SRC_PAGETYPEINFO))
-		json_pagetypeinfo(j, &s->pti);
+		json_pagetypeinfo(j, &s->pti, pti_when != s->wall ? pti_when : NAN);
 	if (sample_has(s, SRC_VMSTAT)) {
 		json_object_begin(j, "vmstat");
 		for (int i = 0; i < s->vm.n; i++)

@@ -9,5 +9,10 @@
 /* groups: the blocked tasks of s grouped (their category and reason), or
  * NULL to leave those out. */
 void sample_json(struct json *j, const struct sample *s, const struct task_groups *groups);
+/* The same with the pagetypeinfo of s read at pti_when (a read in force
+ * from before s, as dump --at shows it), given as pagetypeinfo.time when
+ * it is not s's own time (NAN: s's own read). */
+void sample_json_at(struct json *j, const struct sample *s, const struct task_groups *groups,
+		    double pti_when);
 
 #endif

@@ -3,11 +3,18 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "util/text.h"
+
+/* Names from the machine or a file, escaped for a terminal (text_escape). */
+#define ESC(buf, str)	text_esc(buf, sizeof(buf), str)
+
 static void
 print_buddyinfo(FILE *f, const struct buddyinfo *bi)
 {
+	char ez[TEXT_ESCAPED_SIZE(NAME_LEN)];
+
 	for (int z = 0; z < bi->n_zones; z++) {
-		fprintf(f, "Node %d, zone %8s ", bi->zones[z].node, bi->zones[z].zone);
+		fprintf(f, "Node %d, zone %8s ", bi->zones[z].node, ESC(ez, bi->zones[z].zone));
 		for (int o = 0; o < bi->n_orders; o++)
 			fprintf(f, "%6" PRIu64 " ", bi->zones[z].free[o]);
 		fputc('\n', f);
@@ -18,14 +25,16 @@ static void
 print_blocks(FILE *f, const struct pagetypeinfo *pti, const char *title,
 	     const struct pagetypeinfo_blocks *rows, int n, int node)
 {
+	char ez[TEXT_ESCAPED_SIZE(NAME_LEN)];
+
 	fprintf(f, "\n%-23s", title);
 	for (int t = 0; t < pti->n_types; t++)
-		fprintf(f, "%12s ", pti->types[t]);
+		fprintf(f, "%12s ", ESC(ez, pti->types[t]));
 	fputc('\n', f);
 	for (int r = 0; r < n; r++) {
 		if (rows[r].node != node)
 			continue;
-		fprintf(f, "Node %d, zone %8s ", rows[r].node, rows[r].zone);
+		fprintf(f, "Node %d, zone %8s ", rows[r].node, ESC(ez, rows[r].zone));
 		for (int t = 0; t < pti->n_types; t++)
 			fprintf(f, "%12" PRIu64 " ", rows[r].count[t]);
 		fputc('\n', f);
@@ -50,6 +59,7 @@ has_node(const struct pagetypeinfo_blocks *rows, int n, int node)
 static void
 print_pagetypeinfo(FILE *f, const struct pagetypeinfo *pti)
 {
+	char ez[TEXT_ESCAPED_SIZE(NAME_LEN)], et[TEXT_ESCAPED_SIZE(NAME_LEN)];
 	int nodes[3 * MAX_ZONES], n_nodes = 0;
 
 	for (int r = 0; r < pti->n_free + pti->n_blocks + pti->n_mixed; r++) {
@@ -87,8 +97,8 @@ print_pagetypeinfo(FILE *f, const struct pagetypeinfo *pti)
 
 			if (row->node != node)
 				continue;
-			fprintf(f, "Node %4d, zone %8s, type %12s ", row->node, row->zone,
-				pti->types[row->type]);
+			fprintf(f, "Node %4d, zone %8s, type %12s ", row->node, ESC(ez, row->zone),
+				ESC(et, pti->types[row->type]));
 			for (int o = 0; o < pti->n_orders; o++) {
 				char capped[16];
 
@@ -126,15 +136,19 @@ print_psi_line(FILE *f, const char *name, const struct psi_line *l)
 static void
 print_tasks(FILE *f, const struct tasks *t, double now)
 {
+	char ec[TEXT_ESCAPED_SIZE(sizeof(t->b[0].comm))], ew[TEXT_ESCAPED_SIZE(sizeof(t->b[0].wchan))];
+	char el[TEXT_ESCAPED_SIZE(sizeof(t->b[0].cmdline))];
+	char efn[TEXT_ESCAPED_SIZE(STACK_FUNC_LEN)], em[TEXT_ESCAPED_SIZE(STACK_MODULE_LEN)];
+
 	if (t->n_blocked == 0)
 		fprintf(f, "(no task in uninterruptible sleep; %u threads)\n", t->total);
 	for (int i = 0; i < t->n_blocked; i++) {
 		const struct blocked_task *b = &t->b[i];
 
 		fprintf(f, "%s== %d (%s) %c, blocked %s%.0f s, wchan %s, %s\n", i ? "\n" : "",
-			b->tid, b->comm, b->state, b->since_start ? ">= " : "",
-			now - b->since > 0 ? now - b->since : 0, b->wchan[0] ? b->wchan : "0",
-			b->cmdline[0] ? b->cmdline : "(kernel thread)");
+			b->tid, ESC(ec, b->comm), b->state, b->since_start ? ">= " : "",
+			now - b->since > 0 ? now - b->since : 0, b->wchan[0] ? ESC(ew, b->wchan) : "0",
+			b->cmdline[0] ? ESC(el, b->cmdline) : "(kernel thread)");
 		if (b->stack < 0) {
 			fprintf(f, "(stack not readable%s)\n", t->stack_err ? ": needs root" : "");
 			continue;
@@ -143,8 +157,8 @@ print_tasks(FILE *f, const struct tasks *t, double now)
 		for (int k = 0; k < t->stacks[b->stack].n; k++) {
 			const struct stack_frame *fr = &t->stacks[b->stack].f[k];
 
-			fprintf(f, "[<0>] %s%s%s%s\n", fr->func, fr->module[0] ? " [" : "",
-				fr->module, fr->module[0] ? "]" : "");
+			fprintf(f, "[<0>] %s%s%s%s\n", ESC(efn, fr->func), fr->module[0] ? " [" : "",
+				ESC(em, fr->module), fr->module[0] ? "]" : "");
 		}
 	}
 }
@@ -152,6 +166,9 @@ print_tasks(FILE *f, const struct tasks *t, double now)
 bool
 sample_proc_print(FILE *f, const struct sample *s, enum source src)
 {
+	char ek[TEXT_ESCAPED_SIZE(VMSTAT_NAME_LEN > MEMINFO_NAME_LEN ? VMSTAT_NAME_LEN :
+				  MEMINFO_NAME_LEN)];
+
 	if (!sample_has(s, src))
 		return false;
 	switch (src) {
@@ -163,13 +180,13 @@ sample_proc_print(FILE *f, const struct sample *s, enum source src)
 		break;
 	case SRC_VMSTAT:
 		for (int i = 0; i < s->vm.n; i++)
-			fprintf(f, "%s %" PRIu64 "\n", s->vm.e[i].name, s->vm.e[i].value);
+			fprintf(f, "%s %" PRIu64 "\n", ESC(ek, s->vm.e[i].name), s->vm.e[i].value);
 		break;
 	case SRC_MEMINFO:
 		for (int i = 0; i < s->mem.n; i++) {
-			char key[MEMINFO_NAME_LEN + 2];
+			char key[TEXT_ESCAPED_SIZE(MEMINFO_NAME_LEN) + 2];
 
-			snprintf(key, sizeof(key), "%s:", s->mem.e[i].name);
+			snprintf(key, sizeof(key), "%s:", ESC(ek, s->mem.e[i].name));
 			fprintf(f, "%-16s%8" PRIu64 "%s\n", key, s->mem.e[i].value,
 				s->mem.e[i].kb ? " kB" : "");
 		}

@@ -6,6 +6,10 @@
 
 #include "model/sample.h"
 
-void sample_text(FILE *f, const struct sample *s, const char *root);
+struct task_groups;
+
+/* groups (NULL when not built) give each blocked task its wait reason. */
+void sample_text(FILE *f, const struct sample *s, const struct task_groups *groups,
+		 const char *root);
 
 #endif

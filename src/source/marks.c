@@ -12,7 +12,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-/* $XDG_RUNTIME_DIR/pagetop, else /tmp/pagetop-UID; made 0700 and ours. */
+/* $XDG_RUNTIME_DIR/pagetop, else /tmp/pagetop-UID; made 0700 and ours.
+ * -ENOENT when it is not there (nothing has listened), -EPERM when it is
+ * not ours to use, with why. */
 static int
 marks_dir(char *dst, size_t size, bool create, char *why, size_t whylen)
 {
@@ -25,16 +27,29 @@ marks_dir(char *dst, size_t size, bool create, char *why, size_t whylen)
 		snprintf(dst, size, "/tmp/pagetop-%u", (unsigned)getuid());
 	if (create && mkdir(dst, 0700) < 0 && errno != EEXIST) {
 		snprintf(why, whylen, "%s: %s", dst, strerror(errno));
-		return -1;
+		return -errno;
 	}
 	if (lstat(dst, &st) < 0) {
-		snprintf(why, whylen, "%s: %s", dst, strerror(errno));
-		return -1;
+		int e = errno;
+
+		snprintf(why, whylen, "%s: %s", dst, strerror(e));
+		return -e;
 	}
-	/* Someone else's directory in /tmp is a trap, not a rendezvous. */
-	if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077)) {
-		snprintf(why, whylen, "%s: not a private directory of this user", dst);
-		return -1;
+	/* Someone else's directory in /tmp is a trap, not a rendezvous: say
+	 * whose it is, so the user knows why no mark goes through. */
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "%s is not a directory: marks cannot use it", dst);
+		return -EPERM;
+	}
+	if (st.st_uid != getuid()) {
+		snprintf(why, whylen, "%s is taken by another user (uid %u): marks cannot use it "
+			 "(set XDG_RUNTIME_DIR, or have it removed)", dst, (unsigned)st.st_uid);
+		return -EPERM;
+	}
+	if (st.st_mode & 077) {
+		snprintf(why, whylen, "%s is open to other users (mode %03o): marks do not use it",
+			 dst, (unsigned)(st.st_mode & 0777));
+		return -EPERM;
 	}
 	return 0;
 }
@@ -92,12 +107,19 @@ marks_send(const char *text, char *why, size_t whylen)
 	char dir[sizeof(sa.sun_path) - 16];
 	struct dirent *de;
 	DIR *d;
-	int fd, sent = 0;
+	int fd, sent = 0, r;
 	size_t len = strlen(text);
 
-	if (len > MARK_TEXT_MAX)
+	/* Cut on a character boundary: the byte after the cut must not
+	 * continue a UTF-8 character. */
+	if (len > MARK_TEXT_MAX) {
 		len = MARK_TEXT_MAX;
-	if (marks_dir(dir, sizeof(dir), false, why, whylen) < 0 || !(d = opendir(dir))) {
+		while (len > 0 && ((unsigned char)text[len] & 0xc0) == 0x80)
+			len--;
+	}
+	if ((r = marks_dir(dir, sizeof(dir), false, why, whylen)) < 0 && r != -ENOENT)
+		return -1;
+	if (r < 0 || !(d = opendir(dir))) {
 		snprintf(why, whylen, "no pagetop is recording for this user (nothing in %s)", dir);
 		return -1;
 	}

@@ -13,8 +13,9 @@ int marks_listen(char *path, size_t pathlen, char *why, size_t whylen);
 /* One waiting mark into text: 1, or 0 when none waits. */
 int marks_receive(int fd, char *text, size_t size);
 void marks_close(int fd, const char *path);
-/* Sends text to every listener: how many got it, or -1 with why (none
- * running, or the directory cannot be read). */
+/* Sends text, cut to MARK_TEXT_MAX bytes on a UTF-8 character boundary,
+ * to every listener: how many got it, or -1 with why (none running, or the
+ * directory is another user's or cannot be read). */
 int marks_send(const char *text, char *why, size_t whylen);
 
 #endif

@@ -210,3 +210,95 @@ text_wrap(const char *s, size_t room, size_t *next, bool *split)
 	*next = cut;
 	return end;
 }
+
+size_t
+text_utf8_next(const char *s, size_t n, uint32_t *cp)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t c, min;
+	size_t len;
+
+	if (p[0] < 0x80) {
+		*cp = p[0];
+		return 1;
+	}
+	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+		len = 2;
+		c = p[0] & 0x1f;
+		min = 0x80;
+	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		len = 3;
+		c = p[0] & 0x0f;
+		min = 0x800;
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		len = 4;
+		c = p[0] & 0x07;
+		min = 0x10000;
+	} else {
+		return 0;	/* a continuation byte, 0xc0, 0xc1 or 0xf5 and up */
+	}
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+size_t
+text_escape(char *dst, size_t size, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0, i = 0;
+
+	if (size == 0)
+		return 0;
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+		char esc[6];
+		const char *put = esc;
+		size_t n, step = 1;
+		uint32_t cp;
+
+		if (c >= 0x20 && c < 0x7f) {
+			put = s + i;
+			n = 1;
+		} else if (c >= 0x80 && (step = text_utf8_next(s + i, len - i, &cp)) > 0 &&
+			   cp >= 0xa0) {
+			put = s + i;
+			n = step;
+		} else if (step > 0 && c >= 0x80) {
+			/* A C1 control written as UTF-8. */
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hex[cp >> 4];
+			esc[5] = hex[cp & 0xf];
+			n = 6;
+		} else {
+			esc[0] = '\\';
+			esc[1] = 'x';
+			esc[2] = hex[c >> 4];
+			esc[3] = hex[c & 0xf];
+			n = 4;
+			step = 1;
+		}
+		if (o + n >= size)
+			break;
+		memcpy(dst + o, put, n);
+		o += n;
+		i += step;
+	}
+	dst[o] = '\0';
+	return o;
+}
+
+const char *
+text_esc(char *dst, size_t size, const char *s)
+{
+	text_escape(dst, size, s, strlen(s));
+	return dst;
+}

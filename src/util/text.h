@@ -62,6 +62,31 @@ int span_to_centi(struct span s, uint32_t *out);
  */
 size_t text_wrap(const char *s, size_t room, size_t *next, bool *split);
 
+/*
+ * One UTF-8 character at s, n bytes left: its length (1 to 4) with its code
+ * point in *cp, or 0 when s does not start a valid one (a stray
+ * continuation byte, an overlong form, a surrogate, past U+10FFFF, cut
+ * short). n must be at least 1.
+ */
+size_t text_utf8_next(const char *s, size_t n, uint32_t *cp);
+
+/* Bytes text_escape may write for len bytes of input, its NUL too. */
+#define TEXT_ESCAPED_SIZE(len)	(4 * (len) + 1)
+/*
+ * Text from the machine or a file (a task's name, a zone, a kernel log
+ * line, a mark) made safe for a terminal: printable ASCII and valid UTF-8
+ * as they are; C0 controls, DEL and bytes that are
+ * not valid UTF-8 (a raw C1 0x80-0x9f among them) as "\xNN"; the C1
+ * controls U+0080 to U+009F, which xterm obeys as well, as "\u00NN". The
+ * len bytes of s (NULs too) into dst, NUL-terminated, cut before an escape
+ * or a character that does not fit. Returns the length written. Allocates
+ * nothing: the screens call it on every draw. A backslash stays: the
+ * kernel log's own escapes ("\x1b", as /dev/kmsg writes it) read the same.
+ */
+size_t text_escape(char *dst, size_t size, const char *s, size_t len);
+/* text_escape of the C string s; returns dst, for a printf argument. */
+const char *text_esc(char *dst, size_t size, const char *s);
+
 /* Fills err (when not NULL) and returns -EINVAL, for one-line returns. */
 int parse_fail(struct parse_error *err, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

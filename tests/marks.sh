@@ -1,0 +1,60 @@
+#!/bin/sh
+# pagetop mark: a mark longer than 255 bytes is cut on a UTF-8 character
+# boundary; a marks directory taken by another user (or open to others)
+# is said to be so, not taken for "no pagetop is recording".
+set -u
+. "$TESTLIB"
+T=$TMPDIR_TEST
+L=roots/live-6.18-x86_64
+make_root $T/root buddyinfo=$L/buddyinfo vmstat=$L/vmstat meminfo=$L/meminfo uptime=$L/uptime
+export XDG_RUNTIME_DIR=$T/run
+mkdir -m 700 $XDG_RUNTIME_DIR
+
+# 254 bytes of ASCII, then "é" (2 bytes) straddling byte 255: the cut
+# leaves it out whole. Then a mark of "€" (3 bytes) 100 times.
+long=$(awk 'BEGIN { while (n++ < 254) printf "a"; printf "\303\251tail" }')
+euro=$(awk 'BEGIN { while (n++ < 100) printf "\342\202\254" }')
+$PAGETOP record --proc-root $T/root -o $T/m.ptrec -d 0.1 --flush 0.2 2>$T/rec.err &
+rpid=$!
+i=0
+while [ $i -lt 50 ] && [ -z "$(ls $XDG_RUNTIME_DIR/pagetop 2>/dev/null)" ]; do sleep 0.1; i=$((i + 1)); done
+check "mark: a long mark is sent" $PAGETOP mark "$long"
+check "mark: a long mark of 3-byte characters is sent" $PAGETOP mark "$euro"
+sleep 0.5
+kill -INT $rpid
+wait $rpid
+$PAGETOP dump $T/m.ptrec --info > $T/info 2>&1
+m1=$(sed -n 's/^mark: .*  \(aaaa*.*\)$/\1/p' $T/info)
+check_eq "mark: cut before the character that straddles byte 255" "$m1" \
+	"$(awk 'BEGIN { while (n++ < 254) printf "a" }')"
+m2=$(sed -n "s/^mark: .*  \\($(printf '\342\202\254')*\\)\$/\\1/p" $T/info)
+check_eq "mark: 3-byte characters cut at 255 bytes, 85 whole ones" "$(printf '%s' "$m2" | wc -c)" 255
+check "mark: what was kept is valid UTF-8" python3 -c 'import sys; sys.stdin.buffer.read().decode("utf-8")' < $T/info
+
+# A directory in the place that is not ours: said so.
+if [ "$(id -u)" = 0 ]; then
+	mkdir -m 700 $T/other
+	mkdir -m 700 $T/other/pagetop
+	chown 65534 $T/other/pagetop
+	err=$(XDG_RUNTIME_DIR=$T/other $PAGETOP mark "hello" 2>&1)
+	st=$?
+	check_eq "another user's directory: exit 1" "$st" 1
+	check_eq "... one line saying whose it is" "$err" \
+		"pagetop: mark: $T/other/pagetop is taken by another user (uid 65534): marks cannot use it (set XDG_RUNTIME_DIR, or have it removed)"
+else
+	ok "another user's directory # SKIP needs root to chown"
+fi
+mkdir -m 700 $T/open
+mkdir -m 755 $T/open/pagetop
+err=$(XDG_RUNTIME_DIR=$T/open $PAGETOP mark "hello" 2>&1)
+check_eq "a directory open to others: said so" "$err" \
+	"pagetop: mark: $T/open/pagetop is open to other users (mode 755): marks do not use it"
+mkdir -m 700 $T/file
+: > $T/file/pagetop
+err=$(XDG_RUNTIME_DIR=$T/file $PAGETOP mark "hello" 2>&1)
+check_eq "a file in its place: said so" "$err" \
+	"pagetop: mark: $T/file/pagetop is not a directory: marks cannot use it"
+mkdir -m 700 $T/none
+err=$(XDG_RUNTIME_DIR=$T/none $PAGETOP mark "hello" 2>&1)
+check_match "nothing there: no pagetop is recording" "$err" '^pagetop: mark: no pagetop is recording for this user'
+done_testing
