@@ -112,7 +112,7 @@ cmd_snapshot_exec(int argc, char **argv)
 		sample_json(&j, s, tick_groups(&f->tick));
 		fputc('\n', stdout);
 	} else {
-		sample_text(stdout, s, f->tick.have_groups ? f->tick.groups : NULL, lo.root);
+		sample_text(stdout, s, tick_groups(&f->tick), lo.root);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "pagetop: standard output: %s\n", strerror(errno));
