@@ -24,16 +24,21 @@ export LANG=C.UTF-8
 $VFORK_HELPER 300 > $T/vfork.pid &
 helper=$!
 trap 'pkill -P $helper 2>/dev/null; kill $helper 2>/dev/null; tmux_cleanup' EXIT
-allocs() {
-	tmux_start vg$1 80 24 "valgrind --log-file=$T/vg$1.log $PAGETOP -d 0.1 -n $1"
-	wait_screen vg$1 '^exit=' 120 || true
-	sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' $T/vg$1.log
+allocs() {	# allocs SAMPLES TRY
+	tmux_start vg$1-$2 80 24 "valgrind --log-file=$T/vg$1-$2.log $PAGETOP -d 0.1 -n $1"
+	wait_screen vg$1-$2 '^exit=' 120 || true
+	sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' $T/vg$1-$2.log
 }
-a=$(allocs 5)
-b=$(allocs 50)
-check_match "valgrind counted the allocations" "$a" '^[0-9,]+$'
-a=$(echo "$a" | tr -d ,)
-b=$(echo "$b" | tr -d ,)
+# Twice at most: a task of another test that blocks anew during one run
+# makes libproc2 allocate for it, which says nothing of the tick.
+for try in 1 2; do
+	a=$(allocs 5 $try)
+	b=$(allocs 50 $try)
+	a=$(echo "$a" | tr -d ,)
+	b=$(echo "$b" | tr -d ,)
+	[ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -lt 23 ] && break
+done
+check_match "valgrind counted the allocations" "$a" '^[0-9]+$'
 if [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -lt 23 ]; then
 	ok "45 more samples add $((b - a)) allocations ($a in all for 5 samples)"
 else

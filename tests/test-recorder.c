@@ -265,9 +265,11 @@ test_stalled(void)
 	tap_ok(n > 0 && lost == 4000 - rec_reader_count(r),
 	    "its gaps count every sample not in it (%llu + %zu)",
 	    (unsigned long long)lost, rec_reader_count(r));
-	tap_ok(n > 0 && g[0].first < g[0].last &&
-	    k_of(g[0].first) >= 1 && g[0].sample > 0,
-	    "a gap says when, and where it sits");
+	/* Under load the writer may lose the very first samples too: then
+	 * the gap sits at sample 0, which is as true. */
+	tap_ok(n > 0 && g[0].first <= g[0].last && g[0].sample <= rec_reader_count(r) &&
+	    (g[0].sample == 0 || k_of(g[0].first) >= 1),
+	    "a gap says when, and where it sits (sample %zu)", n ? g[0].sample : 0);
 	tap_ok(all_right(r, 1000, false), "the samples there are as pushed");
 	rec_reader_close(r);
 }
