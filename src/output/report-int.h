@@ -67,6 +67,7 @@ struct group_acc {
 	bool by_stack;
 	unsigned long sig;	/* by_stack: stack_signature() */
 	char wchan[48];		/* otherwise */
+	unsigned why_seen;	/* otherwise: bit per enum stack_missing seen */
 	enum wait_category category;
 	char reason[REASON_TEXT_LEN];
 	int tasks;		/* distinct thread ids */

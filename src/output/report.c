@@ -326,6 +326,14 @@ add_tasks(struct report *rep, const struct sample *s)
 		for (int k = 0; k < rep->n_spells && !sp; k++)
 			if (rep->spells[k].tid == b->tid && fabs(rep->spells[k].since - b->since) < 1e-3)
 				sp = &rep->spells[k];
+		/* In D before the recorder started, then its real start from
+		 * when it last ran: the same spell. */
+		for (int k = 0; k < rep->n_spells && !sp && b->since_from == SINCE_SCHED; k++)
+			if (rep->spells[k].tid == b->tid && rep->spells[k].at_least &&
+			    b->since <= rep->spells[k].since) {
+				sp = &rep->spells[k];
+				sp->since = b->since;
+			}
 		if (!sp) {
 			if (rep->n_spells == MAX_SPELLS) {
 				rep->lost_spells++;
@@ -348,6 +356,8 @@ add_tasks(struct report *rep, const struct sample *s)
 		if (sp->group < 0 || (has_stack && !rep->groups[sp->group].by_stack))
 			sp->group = find_group(rep, has_stack ? &t->stacks[b->stack] : NULL,
 					       has_stack ? sigs[b->stack] : 0, b->wchan);
+		if (!has_stack && (unsigned)b->stack_why < 32)
+			rep->groups[sp->group].why_seen |= 1u << b->stack_why;
 		rep->spell_of[i] = (int)(sp - rep->spells);
 	}
 	/* Spells not seen in this scan are over; the rest move up, in scan order. */
