@@ -83,9 +83,11 @@ struct group_acc {
 	struct stack stack;	/* by_stack: the first seen, same functions for all */
 };
 
+#define EVENT_WAYS_SHOWN	4	/* new ways of blocking named in one event */
+
 struct event {
 	double wall;
-	char what[100];
+	char what[400];
 };
 
 /* A kernel log event: allocation failure, hung task, OOM kill... */
