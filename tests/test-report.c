@@ -462,7 +462,7 @@ main(void)
 
 	check_line(text, "Blocked tasks", "Blocked tasks (state D) by stack: 3 groups, 4 tasks, 16s "
 		   "blocked in all", "blocked tasks: groups, distinct tasks, time");
-	check_line(text, "      1      10s", "1 10s 10s+ other: virtballoon_free_page_report",
+	check_line(text, "      1      10s", "1 10s 10s+ other: virtio balloon: reporting free pages to the",
 		   "the longest group first; blocked before the start: at least");
 	check_line(text, "      2     4.0s", "2 4.0s 3.0s journal: waiting for the ext4 journal to "
 		   "commit", "the journal group: two tasks, three spells, the longest 3 s");
