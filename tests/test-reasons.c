@@ -95,8 +95,6 @@ static const struct expect expects[] = {
 	  WAIT_BLOCK, "ext4 lazy init: zeroing inode tables", 2 },
 	{ "live-6.18-x86_64-ext4lazyinit-thread-idle.txt",
 	  WAIT_BLOCK, "ext4 lazy init: zeroing inode tables", 0 },
-	{ "live-6.18-x86_64-jbd2-commit-transaction-loop0.txt",
-	  WAIT_JOURNAL, "committing the journal", 0 },
 	{ "live-6.18-x86_64-kworker-ext4-rsv-conversion-map_blocks.txt",
 	  WAIT_WRITEBACK, "marking extents written after their I/O", 1 },
 	{ "live-6.18-x86_64-kworker-flush-add_transaction_credits.txt",
