@@ -991,7 +991,7 @@ test_blocked_why(struct sampler *sp)
 	struct sample *a = sample_new(), *d = sample_new();
 	struct parse_error err = { 0, "" };
 	static uint8_t cut[BUF_CAP];
-	size_t start, end, n;
+	size_t start = 0, end = 0, n;
 	ssize_t len;
 	char why[256];
 
