@@ -327,7 +327,8 @@ tasks_equal(const struct tasks *a, const struct tasks *b, char *why, size_t size
 		if (x->tid != y->tid || x->tgid != y->tgid || x->state != y->state ||
 		    strcmp(x->comm, y->comm) != 0 || strcmp(x->wchan, y->wchan) != 0 ||
 		    q_us(x->since) != q_us(y->since) || x->since_start != y->since_start ||
-		    x->stack != y->stack || strcmp(x->cmdline, y->cmdline) != 0 ||
+		    x->stack != y->stack || x->stack_why != y->stack_why ||
+		    x->since_from != y->since_from || strcmp(x->cmdline, y->cmdline) != 0 ||
 		    strcmp(x->user, y->user) != 0)
 			return diff(why, size, "blocked task %d (tid %d vs %d)", i, x->tid,
 				    y->tid);
@@ -545,6 +546,9 @@ blocked(struct blocked_task *b, int tid, const char *comm, const char *wchan, do
 	b->since = since;
 	b->since_start = tid % 2 == 0;
 	b->stack = stack;
+	/* Each reason in turn, and each source of since. */
+	b->stack_why = stack >= 0 ? STACK_HAVE : (enum stack_missing)(1 + tid % (STACK_UNSAID - 1));
+	b->since_from = b->since_start ? (tid % 4 == 0 ? SINCE_SCHED : SINCE_START) : SINCE_SEEN;
 	snprintf(b->cmdline, sizeof(b->cmdline), "%s", cmdline);
 	snprintf(b->user, sizeof(b->user), "%s", tid > 1000 ? "alice" : "root");
 }
@@ -951,6 +955,101 @@ test_chain(struct sampler *sp)
 	}
 	for (int i = 0; i < 9; i++)
 		free(o[i]);
+}
+
+/* Field k's id and bounds in a sample: false when there is none. */
+static bool
+field_find(const uint8_t *b, size_t len, size_t want, size_t *start, size_t *end)
+{
+	size_t id = 0, flen = 0, at;
+
+	for (int k = 0; (at = field_offset(b, len, k, &id, &flen)) < len; k++) {
+		if (id == want) {
+			size_t off = at;
+
+			read_varint(b, len, &off);
+			read_varint(b, len, &off);
+			*start = at;
+			*end = off + flen;
+			return true;
+		}
+		if (k > 64)
+			break;
+	}
+	return false;
+}
+
+/*
+ * BLOCKED_WHY (28, issue 12 items 13 and 17): why a task has no stack and
+ * where its since comes from go round; a sample of an older pagetop
+ * (without the field) reads with what the tasks chunk implies; a count
+ * that is not the tasks', or the field before the tasks, is an error.
+ */
+static void
+test_blocked_why(struct sampler *sp)
+{
+	struct sample *a = sample_new(), *d = sample_new();
+	struct parse_error err = { 0, "" };
+	static uint8_t cut[BUF_CAP];
+	size_t start = 0, end = 0, n;
+	ssize_t len;
+	char why[256];
+
+	root_live();
+	sampler_read(sp, a, SRC_ALL);
+	made_up(a);
+	a->tasks.b[2].stack_why = STACK_BUSY;
+	a->tasks.b[2].since_from = SINCE_SCHED;
+	len = codec_encode(a, NULL, buf, sizeof(buf));
+	tap_ok(len > 0 && codec_decode(buf, (size_t)len, NULL, d, NULL, &err) == 0 &&
+	       d->tasks.b[2].stack_why == STACK_BUSY && d->tasks.b[2].since_from == SINCE_SCHED &&
+	       d->tasks.b[0].stack_why == STACK_HAVE && sample_equal(a, d, why, sizeof(why)),
+	       "blocked why: busy, and since from sched, read back");
+	tap_ok(len > 0 && field_find(buf, (size_t)len, 28, &start, &end),
+	       "blocked why: written as field 28");
+
+	/* Without it, as an older pagetop wrote. */
+	memcpy(cut, buf, start);
+	memcpy(cut + start, buf + end, (size_t)len - end);
+	n = (size_t)len - (end - start);
+	tap_ok(codec_decode(cut, n, NULL, d, NULL, &err) == 0 &&
+	       d->tasks.b[2].stack == -1 && d->tasks.b[2].stack_why == STACK_UNSAID &&
+	       d->tasks.b[0].stack_why == STACK_HAVE &&
+	       d->tasks.b[0].since_from == (d->tasks.b[0].since_start ? SINCE_START : SINCE_SEEN),
+	       "blocked why: without field 28 (older pagetop), a missing stack is \"not said\"");
+	a->tasks.stack_err = EACCES;
+	len = codec_encode(a, NULL, buf, sizeof(buf));
+	field_find(buf, (size_t)len, 28, &start, &end);
+	memcpy(cut, buf, start);
+	memcpy(cut + start, buf + end, (size_t)len - end);
+	n = (size_t)len - (end - start);
+	tap_ok(codec_decode(cut, n, NULL, d, NULL, &err) == 0 &&
+	       d->tasks.b[2].stack_why == STACK_DENIED,
+	       "blocked why: ... and \"denied\" when its stack errno was EACCES");
+
+	/* A count that is not the tasks': the field's first byte. */
+	len = codec_encode(a, NULL, buf, sizeof(buf));
+	field_find(buf, (size_t)len, 28, &start, &end);
+	memcpy(cut, buf, (size_t)len);
+	cut[start + 2] = 2;
+	tap_ok(codec_decode(cut, (size_t)len, NULL, d, NULL, &err) != 0 &&
+	       strstr(err.msg, "2 for 3 tasks") != NULL,
+	       "blocked why: a count not the tasks' is an error (%s)", err.msg);
+	/* Before the tasks: moved to the front, after FRAME. */
+	{
+		size_t f0s, f0e, flen = end - start;
+
+		field_find(buf, (size_t)len, 1, &f0s, &f0e);
+		memcpy(cut, buf, f0e);
+		memcpy(cut + f0e, buf + start, flen);
+		memcpy(cut + f0e + flen, buf + f0e, start - f0e);
+		memcpy(cut + f0e + flen + (start - f0e), buf + end, (size_t)len - end);
+		tap_ok(codec_decode(cut, (size_t)len, NULL, d, NULL, &err) != 0 &&
+		       strstr(err.msg, "before the tasks") != NULL,
+		       "blocked why: before the tasks is an error (%s)", err.msg);
+	}
+	free(a);
+	free(d);
 }
 
 static void
@@ -1389,6 +1488,7 @@ main(void)
 	test_keyframes(&sp, s, d);
 	test_chain(&sp);
 	test_unknown(&sp);
+	test_blocked_why(&sp);
 	test_v2(&sp);
 	test_no_alloc(&sp);
 	sampler_free(&sp);

@@ -86,6 +86,33 @@ static const struct expect expects[] = {
 	  WAIT_BLOCK, "request tag (device queue full)", 0 },
 	{ "lkml-2023-6.5rc2-x86_64-md_super_wait-module-suffix.txt",
 	  WAIT_BLOCK, "md: ", 0 },
+	/* This kernel's, read while an mke2fs, a mount of the new file system
+	 * on a loop device, dd and sync under that dirty load, and a build of
+	 * pagetop with -j4 ran (issue 12, item 19; SOURCES.md). */
+	{ "live-6.18-x86_64-ar-filemap_read-folio_wait_bit_common.txt",
+	  WAIT_PAGE_IO, "reading a file: waiting for a page", 1 },
+	{ "live-6.18-x86_64-ext4lazyinit-init_inode_table-zeroout.txt",
+	  WAIT_BLOCK, "ext4 lazy init: zeroing inode tables", 2 },
+	{ "live-6.18-x86_64-ext4lazyinit-thread-idle.txt",
+	  WAIT_BLOCK, "ext4 lazy init: zeroing inode tables", 0 },
+	{ "live-6.18-x86_64-kworker-ext4-rsv-conversion-map_blocks.txt",
+	  WAIT_WRITEBACK, "marking extents written after their I/O", 1 },
+	{ "live-6.18-x86_64-kworker-flush-add_transaction_credits.txt",
+	  WAIT_JOURNAL, "transaction full", 0 },
+	{ "live-6.18-x86_64-kworker-loop0-ext4_wait_block_bitmap.txt",
+	  WAIT_BLOCK, "loop device: I/O to its backing file", 17 },
+	{ "live-6.18-x86_64-kworker-loop0-fsync_buffers_list.txt",
+	  WAIT_BLOCK, "loop device: I/O to its backing file", 4 },
+	{ "live-6.18-x86_64-kworker-virtballoon_free_page_report.txt",
+	  WAIT_OTHER, "virtio balloon", 0 },
+	{ "live-6.18-x86_64-make-vfork-kernel_clone.txt",
+	  WAIT_VFORK, "vfork child", 0 },
+	{ "live-6.18-x86_64-mke2fs-folio_wait_bit.txt",
+	  WAIT_WRITEBACK, "reach the disk", 2 },
+	{ "live-6.18-x86_64-sync-jbd2_log_wait_commit.txt",
+	  WAIT_JOURNAL, "waiting for the ext4 journal to commit", 0 },
+	{ "live-6.18-x86_64-sync-wb_wait_for_completion.txt",
+	  WAIT_WRITEBACK, "flusher to write back (sync)", 0 },
 };
 
 #define N_EXPECTS ((int)(sizeof(expects) / sizeof(expects[0])))

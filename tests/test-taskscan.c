@@ -36,6 +36,7 @@
 #include "source/taskinfo.h"
 #include "source/taskscan.h"
 #include "parse/taskstat.h"
+#include "model/taskgroups.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZED_BUILD 1
@@ -883,7 +884,7 @@ check_vfork(void)
 	const struct blocked_task *b;
 	struct passwd *pw;
 	void *volatile kept;
-	double since = 0, held = 0, t;
+	double since = 0, held = 0, t, t0, d;
 	unsigned long a, first = 0, allocs = 0;
 	int quiet = 0;
 	bool same_since = true, grows = true, all_found = true;
@@ -892,6 +893,7 @@ check_vfork(void)
 
 	ts = taskscan_new(NULL);
 	taskscan_read(ts, now(), &out);
+	t0 = now();
 	child = helper_start("vfork-helper", "4", &pid);
 	if (child < 0 || pid <= 0) {
 		tap_ok(1, "vfork: # SKIP %s/vfork-helper not found", helper_dir);
@@ -903,12 +905,23 @@ check_vfork(void)
 	tap_ok(live_state(pid) == 'D', "vfork: the helper's parent %d is in D",
 	    pid);
 
-	/* A scanner that starts now finds it already blocked. */
+	/* A scanner that starts now finds it already blocked: since when
+	 * it last ran (its sched file), which is after the helper started
+	 * (issue 12, item 17); else at least since the first scan. */
+	nap(0.2);
 	ts2 = taskscan_new("/proc");
-	taskscan_read(ts2, now(), &out);
+	t = now();
+	taskscan_read(ts2, t, &out);
 	b = find_blocked(pid);
-	tap_ok(b != NULL && b->since_start,
-	    "vfork: blocked at a scanner's first scan: since_start");
+	d = b ? task_blocked_for(&out, (int)(b - out.b), t) : -1;
+	if (b != NULL && b->since_from == SINCE_SCHED)
+		tap_ok(!b->since_start && d >= 0.15 && d <= t - t0,
+		    "vfork: blocked at a scanner's first scan: %.3f s, since "
+		    "it last ran (sched), within the %.3f s since it started",
+		    d, t - t0);
+	else
+		tap_ok(b != NULL && b->since_start,
+		    "vfork: blocked at a scanner's first scan: since_start");
 	taskscan_free(ts2);
 
 	/* The details come from the worker, within a few scans. */
@@ -1091,6 +1104,126 @@ check_churn(void)
 	tap_eq_int(count_fds(), base0, "churn: all closed when freed");
 }
 
+/*
+ * Why a blocked task has no stack, and where its blocked time starts
+ * (issue 12, items 13, 14 and 17). 500 was running when its stack was
+ * read (an empty stack file): no stack, grouped by its wchan, never an
+ * empty stack of its own. 510 was in D before the first scan and its
+ * sched file says it last ran 30 s before the reader's own: blocked since
+ * then, from "sched". 520 has no sched file: at least since the first
+ * scan. Then 530 blocks with a stack that is a FIFO nobody writes: not
+ * read yet at first, and 540, blocking while the worker is stuck there,
+ * was not read because the worker was busy. None of them says "denied".
+ */
+static void
+check_stack_why(void)
+{
+	struct taskscan *ts;
+	const struct blocked_task *b;
+	static struct task_groups gs;
+	static struct reasons rs;	/* empty: every stack is "other" */
+	char fifo[PATH_MAX + 64], cmd[PATH_MAX + 16], why[128];
+	double mono = 100, d;
+	int fd, k;
+
+	snprintf(fake, sizeof(fake), "%s/taskscan-XXXXXX",
+	    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(fake) == NULL) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		exit(1);
+	}
+	fake_processes(10);
+	fake_task(500, 500, "woke", 'D', "io_schedule", "");
+	fake_task(510, 510, "fsync", 'D', "jbd2_log_wait_commit", jbd2_stack);
+	put("510/task/510/sched", "fsync (510, #threads: 1)\n"
+	    "----------------------------------------------------------------\n"
+	    "se.exec_start                                :       1000.000000\n"
+	    "se.vruntime                                  :         12.542417\n");
+	mkdirs("thread-self");
+	put("thread-self/sched", "test (1, #threads: 1)\n"
+	    "----------------------------------------------------------------\n"
+	    "se.exec_start                                :      31000.500000\n");
+	fake_task(520, 520, "old", 'D', "io_schedule", jbd2_stack);
+	if ((ts = taskscan_new(fake)) == NULL) {
+		printf("Bail out! taskscan_new failed\n");
+		exit(1);
+	}
+	taskscan_read(ts, mono, &out);
+
+	b = find_blocked(500);
+	tap_ok(b != NULL && b->stack == -1 && b->stack_why == STACK_RUNNING,
+	    "why: an empty stack is none: it was running (stack %d, why %d)",
+	    b ? b->stack : -9, b ? (int)b->stack_why : -9);
+	task_groups_build(&out, &rs, mono, &gs);
+	tap_ok(b != NULL && gs.g[gs.of_task[b - out.b]].stack == -1 &&
+	    gs.g[gs.of_task[b - out.b]].count == 1 && out.n_stacks == 1,
+	    "why: it is grouped by its wchan, with no empty stack kept "
+	    "(%d stacks)", out.n_stacks);
+	snprintf(why, sizeof(why), "%s", task_stack_missing_text(STACK_RUNNING));
+	tap_ok(strstr(why, "running") != NULL && strstr(why, "root") == NULL,
+	    "why: said as \"%s\"", why);
+
+	b = find_blocked(510);
+	d = b ? task_blocked_for(&out, (int)(b - out.b), mono) : -1;
+	tap_ok(b != NULL && b->since_from == SINCE_SCHED && !b->since_start &&
+	    d > 29.9 && d < 30.1 && b->stack >= 0,
+	    "since: in D before the first scan, blocked since it last ran: "
+	    "%.4f s (sched)", d);
+	b = find_blocked(520);
+	tap_ok(b != NULL && b->since_from == SINCE_START && b->since_start &&
+	    task_blocked_for(&out, (int)(b - out.b), mono) == 0,
+	    "since: without a sched file, at least since the first scan");
+	nap(0.05);
+	taskscan_read(ts, ++mono, &out);
+	b = find_blocked(510);
+	d = b ? task_blocked_for(&out, (int)(b - out.b), mono) : -1;
+	tap_ok(b != NULL && b->since_from == SINCE_SCHED && d > 30.9 &&
+	    d < 31.1, "since: it keeps it at the next scan (%.4f s)", d);
+
+	/* 530's stack is a FIFO: the worker gets stuck reading it. */
+	nap(0.05);
+	fake_processes(11);
+	fake_task(530, 530, "stuck", 'D', "io_schedule", "");
+	snprintf(fifo, sizeof(fifo), "%s/530/task/530/stack", fake);
+	unlink(fifo);
+	if (mkfifo(fifo, 0600) != 0) {
+		printf("Bail out! mkfifo %s: %s\n", fifo, strerror(errno));
+		exit(1);
+	}
+	taskscan_read(ts, ++mono, &out);
+	b = find_blocked(530);
+	tap_ok(b != NULL && b->stack == -1 && b->stack_why == STACK_PENDING &&
+	    out.stack_err == 0, "why: just blocked, not read yet (why %d)",
+	    b ? (int)b->stack_why : -9);
+	b = find_blocked(510);
+	tap_ok(b != NULL && b->since_from == SINCE_SCHED && b->stack >= 0,
+	    "since: a task pagetop saw block is not asked again");
+	nap(0.05);
+	taskscan_read(ts, ++mono, &out);
+	nap(0.05);
+	fake_processes(12);
+	fake_task(540, 540, "next", 'D', "io_schedule", jbd2_stack);
+	taskscan_read(ts, ++mono, &out);
+	b = find_blocked(540);
+	tap_ok(b != NULL && b->stack == -1 && b->stack_why == STACK_BUSY,
+	    "why: blocked while the reader is stuck on another: busy (why %d)",
+	    b ? (int)b->stack_why : -9);
+	b = find_blocked(540);
+	tap_ok(b != NULL && b->since_from == SINCE_SEEN && !b->since_start,
+	    "since: one that blocked under pagetop's eyes: seen");
+	for (k = 0; k < out.n_blocked; k++)
+		if (out.b[k].stack_why == STACK_DENIED)
+			break;
+	tap_ok(k == out.n_blocked, "why: none says denied (as root or not)");
+
+	if ((fd = open(fifo, O_WRONLY | O_NONBLOCK)) >= 0)
+		close(fd);
+	taskscan_free(ts);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fake);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", fake);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1110,6 +1243,7 @@ main(int argc, char **argv)
 		printf("# could not remove %s\n", fake);
 	check_sched();
 	check_details();
+	check_stack_why();
 	check_vfork();
 	check_steady();
 	check_churn();

@@ -173,7 +173,9 @@ draw_detail(const struct view_ctx *ctx, struct tasks_state *st, int y)
 	fmt_blocked(task_blocked_for(t, i, ctx->now), b->since_start, d, sizeof(d));
 	draw_text(y++, ctx->x, ctx->cols, ST_TITLE, "task %d (%s), process %d, user %s", b->tid,
 		  b->comm, b->tgid, b->user[0] ? b->user : "?");
-	draw_text(y++, ctx->x, ctx->cols, ST_NORMAL, "blocked %s in state %c, wchan %s", d,
+	draw_text(y++, ctx->x, ctx->cols, ST_NORMAL, "blocked %s%s in state %c, wchan %s", d,
+		  b->since_from == SINCE_SCHED ? " (since it last ran)" :
+		  b->since_from == SINCE_START ? " (since pagetop started)" : "",
 		  b->state, b->wchan[0] ? b->wchan : draw_unknown());
 	draw_text(y++, ctx->x, ctx->cols, ST_NORMAL, "command: %s",
 		  b->cmdline[0] ? b->cmdline : "(kernel thread)");
@@ -186,9 +188,8 @@ draw_detail(const struct view_ctx *ctx, struct tasks_state *st, int y)
 	}
 	y = view_title(y, ctx->x, ctx->cols, "kernel stack, innermost first");
 	if (b->stack < 0) {
-		draw_text(y, ctx->x + 1, ctx->cols - 1, ST_WARN, "%s",
-			  t->stack_err ? "not readable: kernel stacks need root (CAP_SYS_ADMIN)" :
-			  "not readable");
+		draw_text(y, ctx->x + 1, ctx->cols - 1, ST_WARN, "none: %s",
+			  task_stack_missing_text(b->stack_why));
 		return;
 	}
 	for (int f = 0; f < t->stacks[b->stack].n && y < end; f++) {

@@ -2,6 +2,48 @@
 
 #include <string.h>
 
+/* Whether tasks a and b (of their samples, with stack signatures sa, sb)
+ * are blocked the same way: by stack when both have one, else by wchan. */
+static bool
+same_way(const struct tasks *ta, int a, unsigned long sa, const struct tasks *tb, int b,
+	 unsigned long sb)
+{
+	if (ta->b[a].stack >= 0 && tb->b[b].stack >= 0)
+		return sa == sb;
+	return strcmp(ta->b[a].wchan, tb->b[b].wchan) == 0;
+}
+
+int
+stall_new_blocked(const struct sample *prev, const struct sample *cur, int *tasks, int cap)
+{
+	/* Each stack hashed once: a day's report calls this every sample. */
+	unsigned long psig[TASKS_MAX_BLOCKED], csig[TASKS_MAX_BLOCKED];
+	int first[TASKS_MAX_BLOCKED];
+	const struct tasks *pt = &prev->tasks, *ct = &cur->tasks;
+	int n = 0;
+
+	if (!sample_has(prev, SRC_TASKS) || !sample_has(cur, SRC_TASKS))
+		return 0;
+	for (int j = 0; j < pt->n_blocked; j++)
+		psig[j] = pt->b[j].stack >= 0 ? stack_signature(&pt->stacks[pt->b[j].stack]) : 0;
+	for (int i = 0; i < ct->n_blocked; i++) {
+		bool seen = false;
+
+		csig[i] = ct->b[i].stack >= 0 ? stack_signature(&ct->stacks[ct->b[i].stack]) : 0;
+		for (int j = 0; j < pt->n_blocked && !seen; j++)
+			seen = same_way(pt, j, psig[j], ct, i, csig[i]);
+		/* A new way already named by an earlier task of cur. */
+		for (int k = 0; k < n && !seen; k++)
+			seen = same_way(ct, first[k], csig[first[k]], ct, i, csig[i]);
+		if (seen)
+			continue;
+		if (n < cap)
+			tasks[n] = i;
+		first[n++] = i;
+	}
+	return n;
+}
+
 unsigned
 stall_events(const struct sample *prev, const struct counters *pc,
 	     const struct sample *cur, const struct counters *cc, bool *stalling,
@@ -21,29 +63,7 @@ stall_events(const struct sample *prev, const struct counters *pc,
 		if (*stalling && !was)
 			ev |= STALL_EV_RECLAIM;
 	}
-	if (sample_has(prev, SRC_TASKS) && sample_has(cur, SRC_TASKS) && cur->tasks.n_blocked) {
-		/* Each stack hashed once: a day's report calls this every sample. */
-		unsigned long psig[TASKS_MAX_BLOCKED];
-		int np = prev->tasks.n_blocked;
-
-		for (int j = 0; j < np; j++) {
-			int pst = prev->tasks.b[j].stack;
-
-			psig[j] = pst >= 0 ? stack_signature(&prev->tasks.stacks[pst]) : 0;
-		}
-		for (int i = 0; i < cur->tasks.n_blocked && *new_task < 0; i++) {
-			bool seen = false;
-			int st = cur->tasks.b[i].stack;
-			unsigned long sig = st >= 0 ? stack_signature(&cur->tasks.stacks[st]) : 0;
-
-			for (int j = 0; j < np && !seen; j++)
-				seen = st >= 0 && prev->tasks.b[j].stack >= 0 ? psig[j] == sig :
-				    strcmp(prev->tasks.b[j].wchan, cur->tasks.b[i].wchan) == 0;
-			if (!seen) {
-				*new_task = i;
-				ev |= STALL_EV_BLOCKED;
-			}
-		}
-	}
+	if (stall_new_blocked(prev, cur, new_task, 1) > 0)
+		ev |= STALL_EV_BLOCKED;
 	return ev;
 }

@@ -28,4 +28,13 @@ unsigned stall_events(const struct sample *prev, const struct counters *pc,
 		      const struct sample *cur, const struct counters *cc, bool *stalling,
 		      int *new_task);
 
+/*
+ * Every way of blocking new at cur (a stack, or without one a wchan, that
+ * no task of prev was blocked with): how many, with the index in
+ * cur->tasks.b of the first task of each in tasks[], at most cap of them.
+ * Several can come at once: an fsync and the journal thread it waits on.
+ */
+int stall_new_blocked(const struct sample *prev, const struct sample *cur, int *tasks,
+		      int cap);
+
 #endif

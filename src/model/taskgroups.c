@@ -11,6 +11,38 @@ task_blocked_for(const struct tasks *t, int i, double now)
 	return d > 0 ? d : 0;
 }
 
+const char *
+task_stack_missing_text(enum stack_missing why)
+{
+	static const char *const text[STACK_MISSING_COUNT] = {
+		[STACK_HAVE] = "read",
+		[STACK_DENIED] = "no permission: kernel stacks need root (CAP_SYS_ADMIN)",
+		[STACK_RUNNING] = "it was running when its stack was read",
+		[STACK_PENDING] = "not read yet when sampled (a task that wakes within a tick never is)",
+		[STACK_BUSY] = "not read: the stack reader was busy with another task",
+		[STACK_NO_FILE] = "the kernel keeps no stacks (no CONFIG_STACKTRACE)",
+		[STACK_NOT_KEPT] = "not kept: more distinct stacks than pagetop keeps",
+		[STACK_FAILED] = "the read failed",
+		[STACK_UNSAID] = "not recorded (the recording does not say why)",
+	};
+
+	return (unsigned)why < STACK_MISSING_COUNT ? text[why] : text[STACK_UNSAID];
+}
+
+const char *
+task_since_name(enum blocked_since from)
+{
+	switch (from) {
+	case SINCE_START:
+		return "start";
+	case SINCE_SCHED:
+		return "sched";
+	case SINCE_SEEN:
+	default:
+		return "seen";
+	}
+}
+
 /* FNV-1a of a string: the key of tasks without a stack, by wchan. */
 static unsigned long
 hash_str(const char *s)

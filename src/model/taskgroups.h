@@ -34,6 +34,10 @@ void task_groups_build(const struct tasks *t, const struct reasons *rs, double n
 		       struct task_groups *out);
 /* Sorts the groups, keeping of_task right. */
 void task_groups_sort(struct task_groups *gs, enum task_groups_order by);
+/* Why a task has no stack, in words: "it ran before its stack was read". */
+const char *task_stack_missing_text(enum stack_missing why);
+/* Where its since comes from, as JSON says it: "seen", "start", "sched". */
+const char *task_since_name(enum blocked_since from);
 /* How long task i of t has been blocked at now, in seconds. */
 double task_blocked_for(const struct tasks *t, int i, double now);
 

@@ -13,6 +13,31 @@
 #define TASKS_MAX_BLOCKED	256
 #define TASKS_MAX_STACKS	64
 
+/* Why a blocked task has no stack (stack -1). The numbers are recorded
+ * (pagetop-recording(5), field 28): never change one. */
+enum stack_missing {
+	STACK_HAVE = 0,		/* it has one */
+	STACK_DENIED = 1,	/* no permission: stacks need root */
+	STACK_RUNNING = 2,	/* read empty or gone: it ran before the read */
+	STACK_PENDING = 3,	/* asked, not read yet: a task that wakes
+				 * within a tick is never read */
+	STACK_BUSY = 4,		/* the reader was busy with another task */
+	STACK_NO_FILE = 5,	/* the kernel keeps none (CONFIG_STACKTRACE) */
+	STACK_NOT_KEPT = 6,	/* more distinct stacks than are kept */
+	STACK_FAILED = 7,	/* the read failed otherwise */
+	STACK_UNSAID = 8,	/* a recording that does not say */
+	STACK_MISSING_COUNT
+};
+
+/* Where a blocked task's since comes from, recorded too (field 28). */
+enum blocked_since {
+	SINCE_SEEN = 0,		/* when the scan first saw it in D */
+	SINCE_START = 1,	/* in D at the first scan: at least since then */
+	SINCE_SCHED = 2,	/* when it last ran: se.exec_start of its
+				 * sched file, in the scheduler's clock */
+	SINCE_COUNT
+};
+
 struct blocked_task {
 	int tid;
 	int tgid;
@@ -21,7 +46,9 @@ struct blocked_task {
 	char wchan[48];		/* "" when the kernel shows none ("0") */
 	double since;		/* mono seconds when first seen in D with this wchan */
 	bool since_start;	/* already in D at the first scan: blocked at least this long */
+	enum blocked_since since_from;
 	int stack;		/* index into tasks.stacks, -1 when not readable */
+	enum stack_missing stack_why;	/* STACK_HAVE when stack >= 0 */
 	char cmdline[160];	/* "" for kernel threads */
 	char user[32];
 };

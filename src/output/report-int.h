@@ -67,6 +67,7 @@ struct group_acc {
 	bool by_stack;
 	unsigned long sig;	/* by_stack: stack_signature() */
 	char wchan[48];		/* otherwise */
+	unsigned why_seen;	/* otherwise: bit per enum stack_missing seen */
 	enum wait_category category;
 	char reason[REASON_TEXT_LEN];
 	int tasks;		/* distinct thread ids */
@@ -82,9 +83,11 @@ struct group_acc {
 	struct stack stack;	/* by_stack: the first seen, same functions for all */
 };
 
+#define EVENT_WAYS_SHOWN	4	/* new ways of blocking named in one event */
+
 struct event {
 	double wall;
-	char what[100];
+	char what[400];
 };
 
 /* A kernel log event: allocation failure, hung task, OOM kill... */

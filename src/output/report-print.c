@@ -5,6 +5,7 @@
  */
 #include "output/report-int.h"
 #include "model/derive.h"
+#include "model/taskgroups.h"
 #include "util/arith.h"
 
 #include <math.h>
@@ -441,13 +442,24 @@ print_zones(const struct report *rep, FILE *out)
 static void
 print_stack(FILE *out, const struct group_acc *g)
 {
-	char line[200];
+	char line[400];
 
 	if (g->rest)
 		return;
 	if (!g->by_stack) {
-		snprintf(line, sizeof(line), "no kernel stack recorded (it needs root); wchan %s",
-			 g->wchan[0] ? g->wchan : "unknown");
+		size_t n = (size_t)snprintf(line, sizeof(line), "no kernel stack recorded");
+		const char *sep = ": ";
+
+		/* Why, as the recorder knew it: each reason seen, once. */
+		for (int w = 1; w < STACK_MISSING_COUNT && n < sizeof(line); w++)
+			if (g->why_seen & (1u << w)) {
+				n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s", sep,
+						      task_stack_missing_text((enum stack_missing)w));
+				sep = "; ";
+			}
+		if (n < sizeof(line))
+			snprintf(line + n, sizeof(line) - n, "; wchan %s",
+				 g->wchan[0] ? g->wchan : "unknown");
 		fprintf(out, "%10s", "");
 		put_wrapped(out, 10, 10, line);
 		return;

@@ -14,6 +14,8 @@
 #include "model/host.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -326,6 +328,14 @@ add_tasks(struct report *rep, const struct sample *s)
 		for (int k = 0; k < rep->n_spells && !sp; k++)
 			if (rep->spells[k].tid == b->tid && fabs(rep->spells[k].since - b->since) < 1e-3)
 				sp = &rep->spells[k];
+		/* In D before the recorder started, then its real start from
+		 * when it last ran: the same spell. */
+		for (int k = 0; k < rep->n_spells && !sp && b->since_from == SINCE_SCHED; k++)
+			if (rep->spells[k].tid == b->tid && rep->spells[k].at_least &&
+			    b->since <= rep->spells[k].since) {
+				sp = &rep->spells[k];
+				sp->since = b->since;
+			}
 		if (!sp) {
 			if (rep->n_spells == MAX_SPELLS) {
 				rep->lost_spells++;
@@ -348,6 +358,8 @@ add_tasks(struct report *rep, const struct sample *s)
 		if (sp->group < 0 || (has_stack && !rep->groups[sp->group].by_stack))
 			sp->group = find_group(rep, has_stack ? &t->stacks[b->stack] : NULL,
 					       has_stack ? sigs[b->stack] : 0, b->wchan);
+		if (!has_stack && (unsigned)b->stack_why < 32)
+			rep->groups[sp->group].why_seen |= 1u << b->stack_why;
 		rep->spell_of[i] = (int)(sp - rep->spells);
 	}
 	/* Spells not seen in this scan are over; the rest move up, in scan order. */
@@ -366,31 +378,61 @@ add_tasks(struct report *rep, const struct sample *s)
 			rep->spell_of[i] = moved[rep->spell_of[i]];
 }
 
-static void
-add_event(struct report *rep, const struct sample *cur, unsigned ev, int task)
+/* Appends to e's text at *n, as far as it fits. */
+static void __attribute__((format(printf, 3, 4)))
+event_put(struct event *e, size_t *n, const char *fmt, ...)
 {
-	struct event *e;
+	va_list ap;
+	int r;
 
+	if (*n >= sizeof(e->what))
+		return;
+	va_start(ap, fmt);
+	r = vsnprintf(e->what + *n, sizeof(e->what) - *n, fmt, ap);
+	va_end(ap);
+	if (r > 0)
+		*n += (size_t)r;
+}
+
+/* What happened at cur, each kind of it; the new ways of blocking each
+ * named by its first task, up to EVENT_WAYS_SHOWN, then how many more. */
+static void
+add_event(struct report *rep, const struct sample *prev, const struct sample *cur, unsigned ev)
+{
+	int tasks[EVENT_WAYS_SHOWN], ways = 0;
+	struct event *e;
+	size_t n = 0;
+	const char *sep = "";
+
+	if (ev & STALL_EV_BLOCKED)
+		ways = stall_new_blocked(prev, cur, tasks, EVENT_WAYS_SHOWN);
 	for (int k = 0; k < 3; k++)
 		if (ev & (1u << k))
-			rep->events_by_kind[k]++;
+			rep->events_by_kind[k] += k == 2 && ways > 0 ? (size_t)ways : 1;
 	if (rep->n_events++ >= MAX_EVENTS)
 		return;
 	e = &rep->events[rep->n_events - 1];
 	e->wall = cur->wall;
 	e->what[0] = '\0';
-	if (ev & STALL_EV_PSI_MEMORY)
-		snprintf(e->what, sizeof(e->what), "memory pressure past 10%% (PSI some avg10 "
-			 "%u.%02u%%)", cur->psi[PSI_MEMORY].some.avg10 / 100,
-			 cur->psi[PSI_MEMORY].some.avg10 % 100);
-	else if (ev & STALL_EV_RECLAIM)
-		snprintf(e->what, sizeof(e->what), "direct reclaim or compaction stalls begin");
-	else if (task >= 0 && task < cur->tasks.n_blocked) {
-		int sp = rep->spell_of[task];
+	if (ev & STALL_EV_PSI_MEMORY) {
+		event_put(e, &n, "memory pressure past 10%% (PSI some avg10 %u.%02u%%)",
+			  cur->psi[PSI_MEMORY].some.avg10 / 100,
+			  cur->psi[PSI_MEMORY].some.avg10 % 100);
+		sep = "; ";
+	}
+	if (ev & STALL_EV_RECLAIM) {
+		event_put(e, &n, "%sdirect reclaim or compaction stalls begin", sep);
+		sep = "; ";
+	}
+	for (int w = 0; w < ways && w < EVENT_WAYS_SHOWN; w++) {
+		int sp = rep->spell_of[tasks[w]];
 		const char *why = sp >= 0 ? rep->groups[rep->spells[sp].group].reason : "?";
 
-		snprintf(e->what, sizeof(e->what), "%s blocked: %s", cur->tasks.b[task].comm, why);
+		event_put(e, &n, "%s%s blocked: %s", sep, cur->tasks.b[tasks[w]].comm, why);
+		sep = "; ";
 	}
+	if (ways > EVENT_WAYS_SHOWN)
+		event_put(e, &n, ", and %d more blocked new ways", ways - EVENT_WAYS_SHOWN);
 }
 
 static void
@@ -446,7 +488,7 @@ report_add(struct report *rep, const struct sample *prev, const struct sample *c
 		unsigned ev = stall_events(prev, &rep->prev_for_events, cur, &rep->ctr,
 					   &rep->stalling, &task);
 		if (ev)
-			add_event(rep, cur, ev, task);
+			add_event(rep, prev, cur, ev);
 	}
 }
 

@@ -6,6 +6,7 @@
 
 #include "model/counters.h"
 #include "model/frag.h"
+#include "model/taskgroups.h"
 #include "parse/kmsg.h"
 
 static void
@@ -211,6 +212,8 @@ json_tasks(struct json *j, const struct tasks *t, const struct task_groups *grou
 			for (int f = 0; f < t->stacks[b->stack].n; f++)
 				json_str(j, NULL, t->stacks[b->stack].f[f].func);
 		json_array_end(j);
+		if (b->stack < 0)
+			json_str(j, "stack_missing", task_stack_missing_text(b->stack_why));
 		if (groups) {
 			const struct task_group *g = &groups->g[groups->of_task[i]];
 
@@ -218,6 +221,7 @@ json_tasks(struct json *j, const struct tasks *t, const struct task_groups *grou
 			json_str(j, "reason", g->reason);
 		}
 		json_double(j, "blocked_for", task_blocked_for(t, i, now), 1);
+		json_str(j, "blocked_since_source", task_since_name(b->since_from));
 		if (b->since_start)
 			json_bool(j, "blocked_before_first_scan", true);
 		json_str(j, "cmdline", b->cmdline);

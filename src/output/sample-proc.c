@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "model/taskgroups.h"
 #include "util/text.h"
 
 /* Names from the machine or a file, escaped for a terminal (text_escape). */
@@ -145,12 +146,14 @@ print_tasks(FILE *f, const struct tasks *t, double now)
 	for (int i = 0; i < t->n_blocked; i++) {
 		const struct blocked_task *b = &t->b[i];
 
-		fprintf(f, "%s== %d (%s) %c, blocked %s%.0f s, wchan %s, %s\n", i ? "\n" : "",
+		fprintf(f, "%s== %d (%s) %c, blocked %s%.0f s%s, wchan %s, %s\n", i ? "\n" : "",
 			b->tid, ESC(ec, b->comm), b->state, b->since_start ? ">= " : "",
-			now - b->since > 0 ? now - b->since : 0, b->wchan[0] ? ESC(ew, b->wchan) : "0",
+			now - b->since > 0 ? now - b->since : 0,
+			b->since_from == SINCE_SCHED ? " (since it last ran)" : "",
+			b->wchan[0] ? ESC(ew, b->wchan) : "0",
 			b->cmdline[0] ? ESC(el, b->cmdline) : "(kernel thread)");
 		if (b->stack < 0) {
-			fprintf(f, "(stack not readable%s)\n", t->stack_err ? ": needs root" : "");
+			fprintf(f, "(no stack: %s)\n", task_stack_missing_text(b->stack_why));
 			continue;
 		}
 		/* The kernel's offsets are not kept: a symbol alone is what matters. */

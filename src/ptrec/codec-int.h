@@ -42,6 +42,7 @@ enum codec_field {
 	F_PSI2 = 25,
 	F_DIFFS = 26,		/* the differences of 20 to 25 and 27 */
 	F_TASKS2 = 27,		/* 18 with its counts as 20 to 25 have them */
+	F_BLOCKED_WHY = 28,	/* of each blocked task: why no stack, since what */
 };
 
 #define DELTA		0x1u	/* frame and chunk flags */
@@ -83,6 +84,7 @@ struct dec {
 	struct codec_stats *st;
 	unsigned chunks;		/* bit per enum source: chunk seen */
 	bool sensors;			/* SENSORS seen */
+	bool blocked_why;		/* BLOCKED_WHY seen */
 	bool v2;			/* the field is one of 20 to 25, 27 */
 	bool buddy_delta;		/* a delta buddyinfo chunk was read */
 	bool zi_delta;			/* likewise zoneinfo */
@@ -234,6 +236,9 @@ int codec_dec_uptime(struct dec *d, struct rbuf *r);
 void codec_enc_tasks(struct wbuf *w, const struct tasks *t,
     const struct tasks *pt, double mono, bool diffs);
 int codec_dec_tasks(struct dec *d, struct rbuf *r);
+/* BLOCKED_WHY (28), after the tasks chunk: written when a task is blocked. */
+void codec_enc_blocked_why(struct wbuf *w, const struct tasks *t);
+int codec_dec_blocked_why(struct dec *d, struct rbuf *r);
 
 /* codec-events.c */
 void codec_enc_sensors(struct wbuf *w, const struct sensors *se,

@@ -8,6 +8,7 @@
 #include "ptrec/codec-int.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <string.h>
 
@@ -190,6 +191,16 @@ dec_blocked(struct dec *d, struct rbuf *r, bool delta)
 			return codec_fail(d->err,
 			    "tasks: blocked task %d: bad stack", i);
 		b->stack = (int)stack;
+		/* What a recording without BLOCKED_WHY says. */
+		if (b->stack >= 0)
+			b->stack_why = STACK_HAVE;
+		else if (t->stack_err == EACCES || t->stack_err == EPERM)
+			b->stack_why = STACK_DENIED;
+		else if (t->stack_err == ENOENT)
+			b->stack_why = STACK_NO_FILE;
+		else
+			b->stack_why = STACK_UNSAID;
+		b->since_from = b->since_start ? SINCE_START : SINCE_SEEN;
 	}
 	return 0;
 }
@@ -241,6 +252,59 @@ dec_tasks_rest(struct dec *d, struct rbuf *r, bool delta)
 	if (dec_stacks(d, r, delta) < 0 || dec_blocked(d, r, delta) < 0)
 		return -EINVAL;
 	return codec_field_done(r, d->err, "tasks");
+}
+
+/* BLOCKED_WHY (28): u count, count x (u why no stack, u since from). */
+void
+codec_enc_blocked_why(struct wbuf *w, const struct tasks *t)
+{
+	codec_put_u(w, (uint64_t)t->n_blocked);
+	for (int i = 0; i < t->n_blocked; i++) {
+		enum stack_missing why = t->b[i].stack_why;
+
+		/* Kept true to the stack whatever the scan said. */
+		if (t->b[i].stack >= 0)
+			why = STACK_HAVE;
+		else if (why == STACK_HAVE || why >= STACK_MISSING_COUNT)
+			why = STACK_UNSAID;
+		codec_put_u(w, (uint64_t)why);
+		codec_put_u(w, (uint64_t)t->b[i].since_from);
+	}
+}
+
+int
+codec_dec_blocked_why(struct dec *d, struct rbuf *r)
+{
+	struct tasks *t = &d->s->tasks;
+	struct blocked_task *b;
+	uint64_t n, why, from;
+
+	if (d->blocked_why)
+		return codec_fail(d->err, "blocked tasks' whys: twice");
+	d->blocked_why = true;
+	n = codec_get_u(r);
+	if (r->bad || n != (uint64_t)t->n_blocked)
+		return codec_fail(d->err, "blocked tasks' whys: %" PRIu64
+		    " for %d tasks", n, t->n_blocked);
+	for (int i = 0; i < t->n_blocked; i++) {
+		b = &t->b[i];
+		why = codec_get_u(r);
+		from = codec_get_u(r);
+		if (r->bad)
+			break;
+		/* A newer reason or source this reader does not know. */
+		if (why >= STACK_MISSING_COUNT)
+			why = STACK_UNSAID;
+		if (from >= SINCE_COUNT)
+			from = SINCE_SEEN;
+		if ((why == STACK_HAVE) != (b->stack >= 0))
+			return codec_fail(d->err, "blocked task %d: why no "
+			    "stack: %" PRIu64 " with stack %d", i, why,
+			    b->stack);
+		b->stack_why = (enum stack_missing)why;
+		b->since_from = (enum blocked_since)from;
+	}
+	return codec_field_done(r, d->err, "blocked tasks' whys");
 }
 
 int

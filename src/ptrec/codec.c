@@ -231,6 +231,11 @@ codec_encode(const struct sample *s, const struct sample *prev, uint8_t *buf,
 		codec_field_end(&w, start);
 	}
 	enc_tasks_field(&w, s, p, false);
+	if (sample_has(s, SRC_TASKS) && s->tasks.n_blocked > 0) {
+		start = codec_field_begin(&w, F_BLOCKED_WHY);
+		codec_enc_blocked_why(&w, &s->tasks);
+		codec_field_end(&w, start);
+	}
 	if (s->kmsg.read || s->kmsg.n > 0) {
 		start = codec_field_begin(&w, F_KMSG);
 		codec_enc_kmsg(&w, &s->kmsg);
@@ -361,6 +366,11 @@ dec_field(struct dec *d, uint64_t id, struct rbuf *r, unsigned *seen_status)
 		return dec_chunk(d, r, SRC_TASKS, codec_dec_tasks);
 	case F_KMSG:
 		return codec_dec_kmsg(d, r);
+	case F_BLOCKED_WHY:
+		if (!(d->chunks & SRC_BIT(SRC_TASKS)))
+			return codec_fail(d->err, "blocked tasks' whys: before "
+			    "the tasks");
+		return codec_dec_blocked_why(d, r);
 	case F_SENSORS:
 		if (d->sensors)
 			return codec_fail(d->err, "sensors: twice");

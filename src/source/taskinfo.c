@@ -42,7 +42,9 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +55,7 @@
 #include <libproc2/pids.h>
 
 #include "parse/stack.h"
+#include "util/clock.h"
 
 #define ENTRIES_MAX	512	/* twice the blocked tasks a scan lists */
 #define STACKS_MAX	256	/* as many */
@@ -61,6 +64,9 @@
 #define CMDLINE_MAX	160	/* as struct blocked_task's */
 #define USER_MAX	32
 #define FREE_WAIT_MS	200	/* for a worker before it is left behind */
+#define SCHED_READ	512	/* se.exec_start is its third line */
+#define STAT_READ	1024	/* a task's stat line, to its processor field */
+#define STAT_PROCESSOR	36	/* field 39, counted from the state (3) */
 
 enum entry_state { ENTRY_FREE, ENTRY_PENDING, ENTRY_READING, ENTRY_KNOWN };
 
@@ -83,6 +89,9 @@ struct stack_entry {
 	unsigned long used, asked, gen;
 	bool have;		/* packed holds the last one read */
 	int err;		/* of the last read, 0 */
+	bool ran_want;		/* read its sched file too, once */
+	bool ran_have;		/* ran_at is known */
+	double ran_at;		/* clock_mono() when it last ran, at the latest */
 	uint16_t len;
 	char packed[STACK_PACKED];	/* stack_pack(): touched only as far as it goes */
 };
@@ -106,6 +115,8 @@ struct taskinfo {
 	unsigned long asks;
 	unsigned long gens;
 	int stack_denied;	/* EACCES or EPERM: stacks need root */
+	bool reading;		/* the worker is in a read */
+	unsigned long reading_scan;	/* the scan that asked for it */
 	struct entry e[ENTRIES_MAX];
 	int n;
 	struct stack_entry s[STACKS_MAX];
@@ -120,6 +131,9 @@ struct taskinfo {
 	char user[USER_MAX];
 	struct stack st;
 	char stackbuf[STACK_READ];
+	char schedbuf[SCHED_READ];
+	bool cpus_known;	/* cpus: the worker's own CPUs, to go back to */
+	cpu_set_t cpus;
 };
 
 /* The libproc2 calls we make, set once by proc2_load(). */
@@ -253,8 +267,15 @@ read_stack(struct taskinfo *ti, int tgid, int tid)
 	int fd;
 
 	snprintf(path, sizeof(path), "%d/task/%d/stack", tgid, tid);
-	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -errno;
+	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0) {
+		r = -errno;
+		/* No stack file in a task's directory that is there: the
+		 * kernel has no CONFIG_STACKTRACE. Else the task is gone. */
+		snprintf(path, sizeof(path), "%d/task/%d", tgid, tid);
+		if (r == -ENOENT && faccessat(ti->root_fd, path, F_OK, 0) < 0)
+			r = -ESRCH;
+		return (int)r;
+	}
 	while (n < sizeof(ti->stackbuf) - 1) {
 		r = read(fd, ti->stackbuf + n, sizeof(ti->stackbuf) - 1 - n);
 		if (r < 0 && errno == EINTR)
@@ -269,7 +290,124 @@ read_stack(struct taskinfo *ti, int tgid, int tid)
 	if (r < 0)
 		return (int)r;
 	ti->stackbuf[n] = '\0';
-	return stack_parse(ti->stackbuf, n, &ti->st, NULL) == 0 ? 0 : -EINVAL;
+	if (stack_parse(ti->stackbuf, n, &ti->st, NULL) != 0)
+		return -EINVAL;
+	/* Empty: it was on a CPU when read, so not blocked then. */
+	return ti->st.n > 0 ? 0 : -ESRCH;
+}
+
+/* se.exec_start of a sched file ("se.exec_start   :   4619567.623221",
+ * milliseconds) in nanoseconds: 0 or -errno. */
+static int
+read_exec_start(struct taskinfo *ti, const char *path, uint64_t *ns)
+{
+	static const char key[] = "\nse.exec_start";
+	char *p, *end;
+	uint64_t ms = 0, frac = 0;
+	ssize_t r;
+	int fd, digits = 0;
+
+	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	do
+		r = read(fd, ti->schedbuf, sizeof(ti->schedbuf) - 1);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		r = -errno;
+	close(fd);
+	if (r < 0)
+		return (int)r;
+	ti->schedbuf[r] = '\0';
+	if ((p = strstr(ti->schedbuf, key)) == NULL)
+		return -EINVAL;
+	p += sizeof(key) - 1;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p++ != ':')
+		return -EINVAL;
+	while (*p == ' ')
+		p++;
+	end = p;
+	for (; *end >= '0' && *end <= '9' && ms < UINT64_MAX / 100; end++)
+		ms = ms * 10 + (uint64_t)(*end - '0');
+	if (end == p || *end != '.')
+		return -EINVAL;
+	for (end++; *end >= '0' && *end <= '9' && digits < 6; end++, digits++)
+		frac = frac * 10 + (uint64_t)(*end - '0');
+	if (digits != 6 || ms > UINT64_MAX / 1000000)
+		return -EINVAL;
+	*ns = ms * 1000000 + frac;
+	return *ns != 0 ? 0 : -ENODATA;	/* 0: reset by a migration */
+}
+
+/* The CPU task tid last ran on (its stat's processor): 0 or -errno. */
+static int
+read_processor(struct taskinfo *ti, int tgid, int tid, int *cpu)
+{
+	char path[64], buf[STAT_READ], *p;
+	long v;
+	ssize_t r;
+	int fd, k;
+
+	snprintf(path, sizeof(path), "%d/task/%d/stat", tgid, tid);
+	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	do
+		r = read(fd, buf, sizeof(buf) - 1);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		r = -errno;
+	close(fd);
+	if (r < 0)
+		return (int)r;
+	buf[r] = '\0';
+	if ((p = strrchr(buf, ')')) == NULL)
+		return -EINVAL;
+	for (k = 0, p++; k < STAT_PROCESSOR && *p != '\0'; k++)
+		p = strchr(p + 1, ' ') != NULL ? strchr(p + 1, ' ') : p + strlen(p);
+	v = *p == ' ' ? strtol(p + 1, NULL, 10) : -1;
+	if (v < 0 || v >= CPU_SETSIZE)
+		return -EINVAL;
+	*cpu = (int)v;
+	return 0;
+}
+
+/*
+ * How long ago task tid last ran, in seconds: its se.exec_start against
+ * the worker's own, both in the scheduler's task clock. That clock is a
+ * CPU's own (it leaves out the time spent in interrupts and the time
+ * stolen by the hypervisor, so CPUs drift apart: 100 ms on a 2-CPU VM
+ * after an hour), so the worker moves to the CPU the task sleeps on
+ * first; where it cannot, no answer. Its own exec_start there is at most
+ * a tick behind that clock's now and the clock leaves out what it does
+ * not count of the wait: the time blocked it gives is a lower bound.
+ * *at in clock_mono()'s seconds. 0 or -errno.
+ */
+static int
+read_last_ran(struct taskinfo *ti, int tgid, int tid, double *at)
+{
+	char path[64];
+	uint64_t self, them;
+	cpu_set_t one;
+	int r, cpu = 0;
+
+	if (!ti->cpus_known)
+		return -ENOTSUP;
+	if ((r = read_processor(ti, tgid, tid, &cpu)) < 0)
+		return r;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one) != 0)
+		return -errno;
+	snprintf(path, sizeof(path), "%d/task/%d/sched", tgid, tid);
+	if ((r = read_exec_start(ti, path, &them)) == 0)
+		r = read_exec_start(ti, "thread-self/sched", &self);
+	*at = clock_mono();
+	sched_setaffinity(0, sizeof(ti->cpus), &ti->cpus);
+	if (r < 0)
+		return r;
+	*at -= self > them ? (double)(self - them) / 1e9 : 0;
+	return 0;
 }
 
 /* The oldest pending entry of either kind into *d or *se, or false.
@@ -305,17 +443,33 @@ static void
 work_stack(struct taskinfo *ti, struct stack_entry *se)
 {
 	unsigned long gen = se->gen;
-	int tgid = se->tgid, tid = se->tid, r;
+	int tgid = se->tgid, tid = se->tid, r, rr = -1;
+	bool ran = se->ran_want && !se->ran_have, denied = ti->stack_denied != 0;
+	double at = 0;
 
 	se->state = ENTRY_READING;
+	ti->reading = true;
+	ti->reading_scan = se->used;
 	pthread_mutex_unlock(&ti->mtx);
-	r = read_stack(ti, tgid, tid);	/* may block */
+	if (ran)
+		rr = read_last_ran(ti, tgid, tid, &at);
+	r = denied ? 0 : read_stack(ti, tgid, tid);	/* may block */
 	pthread_mutex_lock(&ti->mtx);
+	ti->reading = false;
 	if (r == -EACCES || r == -EPERM)
 		ti->stack_denied = -r;
 	if (se->gen != gen || se->state != ENTRY_READING)
 		return;		/* given to another task meanwhile */
 	se->state = ENTRY_KNOWN;
+	if (rr == 0) {
+		se->ran_have = true;
+		se->ran_at = at;
+	}
+	if (denied)
+		return;
+	/* A task seen running keeps the stack it was blocked with. */
+	if (r == -ESRCH && se->have)
+		return;
 	se->err = -r;
 	if (r == 0) {
 		size_t n = stack_pack(&ti->st, se->packed, sizeof(se->packed));
@@ -340,6 +494,8 @@ work_details(struct taskinfo *ti, struct entry *d)
 
 	d->state = ENTRY_READING;
 	memcpy(comm, d->comm, sizeof(comm));
+	ti->reading = true;
+	ti->reading_scan = d->used;
 	pthread_mutex_unlock(&ti->mtx);
 	ti->cmdline[0] = ti->user[0] = '\0';
 	if (ti->live && !ti->pids_tried)
@@ -349,6 +505,7 @@ work_details(struct taskinfo *ti, struct entry *d)
 	else
 		read_plain(ti, tgid, comm);
 	pthread_mutex_lock(&ti->mtx);
+	ti->reading = false;
 	if (d->gen != gen || d->state != ENTRY_READING)
 		return;		/* given to another process meanwhile */
 	memcpy(d->cmdline, ti->cmdline, sizeof(d->cmdline));
@@ -363,6 +520,7 @@ taskinfo_worker(void *arg)
 	struct stack_entry *se;
 	struct entry *d;
 
+	ti->cpus_known = sched_getaffinity(0, sizeof(ti->cpus), &ti->cpus) == 0;
 	pthread_mutex_lock(&ti->mtx);
 	while (!ti->stop) {
 		if (!pending_oldest(ti, &d, &se)) {
@@ -556,20 +714,22 @@ taskinfo_get(struct taskinfo *ti, int tgid, unsigned long proc_id,
 
 /*
  * The last stack read of task tid into *st: 0; -errno of the last read
- * (EACCES or EPERM for good: stacks need root); -EAGAIN when none was
- * read yet. Asks for a new read unless one is pending or in progress
- * (stuck, maybe). anew: the task has just blocked, an older stack is
- * not its own.
+ * (EACCES or EPERM for good: stacks need root; ESRCH: it was running or
+ * gone); -EAGAIN when none was read yet, -EBUSY when that is because the
+ * worker has been in another read since the scan before last. Asks for a new
+ * read unless one is pending or in progress (stuck, maybe). anew: the
+ * task has just blocked, an older stack is not its own. ran_at, unless
+ * NULL: the clock_mono() time the task last ran (NAN until read).
  */
 int
 taskinfo_stack(struct taskinfo *ti, int tgid, int tid, bool anew,
-    unsigned long scan, struct stack *st)
+    unsigned long scan, struct stack *st, double *ran_at)
 {
 	struct stack_entry *se = NULL;
 	int k, r;
 
 	pthread_mutex_lock(&ti->mtx);
-	if (ti->stack_denied != 0) {
+	if (ti->stack_denied != 0 && ran_at == NULL) {
 		r = -ti->stack_denied;
 		pthread_mutex_unlock(&ti->mtx);
 		return r;
@@ -601,19 +761,33 @@ taskinfo_stack(struct taskinfo *ti, int tgid, int tid, bool anew,
 		se->gen = ++ti->gens;	/* a read of the old one is dropped */
 		se->have = false;
 		se->err = 0;
+		se->ran_want = se->ran_have = false;
 		se->state = ENTRY_KNOWN;
 	}
 	se->used = scan;
-	if (se->state == ENTRY_KNOWN) {
+	if (ran_at != NULL) {
+		se->ran_want = true;
+		*ran_at = se->ran_have ? se->ran_at : NAN;
+	}
+	/* Denied, there is only the sched file to read, once. */
+	if (se->state == ENTRY_KNOWN && (ti->stack_denied == 0 ||
+	    (se->ran_want && !se->ran_have))) {
 		se->state = ENTRY_PENDING;
 		se->asked = ++ti->asks;
 		pthread_cond_signal(&ti->work);
 	}
-	if (se->have) {
+	if (ti->stack_denied != 0)
+		r = -ti->stack_denied;
+	else if (se->have) {
 		stack_unpack(se->packed, se->len, st);
 		r = 0;
-	} else
-		r = se->err != 0 ? -se->err : -EAGAIN;
+	} else if (se->err != 0)
+		r = -se->err;
+	else if (se->state != ENTRY_READING && ti->reading &&
+	    ti->reading_scan + 1 < scan)
+		r = -EBUSY;	/* in another read since the scan before last */
+	else
+		r = -EAGAIN;
 	pthread_mutex_unlock(&ti->mtx);
 	return r;
 }

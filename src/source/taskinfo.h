@@ -41,13 +41,18 @@ bool taskinfo_get(struct taskinfo *ti, int tgid, unsigned long proc_id,
     char *user, size_t user_size);
 /*
  * The last stack read of task tid of tgid into *st: 0; -errno of the
- * last read (EACCES or EPERM: stacks need root, for good); -EAGAIN when
- * none was read yet. Asks for a new read unless one is under way (or
- * stuck). anew: the task has just blocked, an older stack is not its
- * own. Never blocks on /proc, never allocates.
+ * last read (EACCES or EPERM: stacks need root, for good; ENOENT: the
+ * kernel keeps none; ESRCH: it was running when read, or gone); -EAGAIN
+ * when none was read yet, -EBUSY when the worker has been busy with
+ * another read since the scan before last. Asks for a new read unless one is
+ * under way (or stuck). anew: the task has just blocked, an older stack
+ * is not its own. ran_at, unless NULL: when the task last ran, in
+ * clock_mono()'s seconds, at the latest (its sched file's se.exec_start,
+ * against the reader's own), read once with a stack, NAN until then.
+ * Never blocks on /proc, never allocates.
  */
 int taskinfo_stack(struct taskinfo *ti, int tgid, int tid, bool anew,
-    unsigned long scan, struct stack *st);
+    unsigned long scan, struct stack *st, double *ran_at);
 /*
  * Waits at most ms for the worker to have read all it was asked: whether
  * it has. For a first scan, which may be all a caller takes (pagetop

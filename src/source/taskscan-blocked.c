@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -55,44 +56,116 @@ task_file_read(struct taskscan *ts, const struct task *e, const char *name,
 	return r;
 }
 
+/* Why a task has no stack, from taskinfo_stack()'s answer. */
+static enum stack_missing
+stack_why(int r)
+{
+	switch (r) {
+	case -EACCES:
+	case -EPERM:
+		return STACK_DENIED;
+	case -ENOENT:
+		return STACK_NO_FILE;
+	case -ESRCH:
+		return STACK_RUNNING;
+	case -EAGAIN:
+		return STACK_PENDING;
+	case -EBUSY:
+		return STACK_BUSY;
+	default:
+		return STACK_FAILED;
+	}
+}
+
 /*
  * The kernel stack of a blocked task, as an index into out->stacks shared
  * with the tasks blocked alike; -1 when it cannot be read or none was
- * read yet. The taskinfo worker reads it (the read takes the target's
- * exec lock, see taskinfo.c): this is the last one it read, at the
- * previous tick or before when it is busy or stuck. The first EACCES/EPERM
- * (no CAP_SYS_ADMIN in the initial namespace) or ENOENT (no
- * CONFIG_STACKTRACE) stops the tries for the rest of the tick.
+ * read yet, with why. The taskinfo worker reads it (the read takes the
+ * target's exec lock, see taskinfo.c): this is the last one it read, at
+ * the previous tick or before when it is busy or stuck. The first
+ * EACCES/EPERM (no CAP_SYS_ADMIN in the initial namespace) or ENOENT (no
+ * CONFIG_STACKTRACE) stops the tries for the rest of the tick. An empty
+ * stack (the task was running when read) is none: the task is grouped
+ * by its wchan.
  */
-int
-taskscan_stack_get(struct taskscan *ts, int tgid, int tid, bool anew,
-    struct tasks *out)
+static void
+stack_get(struct taskscan *ts, struct blocked_task *b, bool anew,
+    struct tasks *out, double *ran_at)
 {
 	struct stack *st;
 	unsigned long sig;
 	int k, r;
 
-	if (out->stack_err != 0 || ts->info == NULL)
-		return -1;
+	b->stack = -1;
+	if (ran_at != NULL)
+		*ran_at = NAN;
+	if (ts->info == NULL) {
+		b->stack_why = STACK_FAILED;
+		return;
+	}
+	if (out->stack_err != 0 && ran_at == NULL) {
+		b->stack_why = stack_why(-out->stack_err);
+		return;
+	}
 	/* Into the next free slot, or the scratch one when full. */
 	st = out->n_stacks < TASKS_MAX_STACKS ?
 	    &out->stacks[out->n_stacks] : &ts->scratch;
-	r = taskinfo_stack(ts->info, tgid, tid, anew, ts->scans, st);
-	if (r == -EACCES || r == -EPERM || r == -ENOENT) {
+	r = taskinfo_stack(ts->info, b->tgid, b->tid, anew, ts->scans, st,
+	    ran_at);
+	if (r == 0 && st->n == 0)
+		r = -ESRCH;
+	if (r == 0 && out->stack_err != 0)
+		r = -out->stack_err;
+	if (r == -EACCES || r == -EPERM || r == -ENOENT)
 		out->stack_err = -r;
-		return -1;
+	if (r < 0) {
+		b->stack_why = stack_why(r);
+		return;
 	}
-	if (r < 0)
-		return -1;
+	b->stack_why = STACK_HAVE;
 	sig = stack_signature(st);
 	for (k = 0; k < out->n_stacks; k++) {
-		if (ts->sigs[k] == sig && stack_equal(&out->stacks[k], st))
-			return k;
+		if (ts->sigs[k] == sig && stack_equal(&out->stacks[k], st)) {
+			b->stack = k;
+			return;
+		}
 	}
-	if (out->n_stacks == TASKS_MAX_STACKS)
-		return -1;
+	if (out->n_stacks == TASKS_MAX_STACKS) {
+		b->stack_why = STACK_NOT_KEPT;
+		return;
+	}
 	ts->sigs[out->n_stacks] = sig;
-	return out->n_stacks++;
+	b->stack = out->n_stacks++;
+}
+
+/*
+ * Blocked task i's stack; and for a task in D at the first scan, which
+ * pagetop did not see block, when it last ran once the worker has read
+ * it (se.exec_start): a real start for its wait in place of the first
+ * scan's. Only the worker reads the sched file: it takes the task's
+ * locks, as the stack does.
+ */
+void
+taskscan_stack_get(struct taskscan *ts, int i, bool anew, double mono,
+    struct tasks *out)
+{
+	struct blocked_task *b = &out->b[i];
+	struct task *e = ts->b_task[i];
+	bool ask = e->since_from == SINCE_START;
+	double ran_at, ago;
+
+	stack_get(ts, b, anew, out, ask ? &ran_at : NULL);
+	if (ask && !isnan(ran_at)) {
+		/* Against the clock when this scan began: mono may be
+		 * another (a test's), and the read may be this scan's. */
+		ago = ts->began - ran_at;
+		e->since = mono - (ago > 0 ? ago : 0);
+		e->since_start = false;
+		e->since_from = SINCE_SCHED;
+	}
+	b->since = e->since;
+	b->since_start = e->since_start;
+	b->since_from = e->since_from;
 }
 
 /* A task seen in D: its entry in out, and how long it has been blocked. */
@@ -111,6 +184,7 @@ taskscan_blocked_add(struct taskscan *ts, struct task *e, const struct taskstat 
 		if (!e->in_d) {
 			e->since = mono;
 			e->since_start = ts->scans == 0;
+			e->since_from = e->since_start ? SINCE_START : SINCE_SEEN;
 			e->wchan_hash = 0;
 		}
 		e->in_d = true;
@@ -118,6 +192,7 @@ taskscan_blocked_add(struct taskscan *ts, struct task *e, const struct taskstat 
 	}
 	ts->kthread[out->n_blocked] = kthread;
 	ts->b_proc_id[out->n_blocked] = proc_id;
+	ts->b_task[out->n_blocked] = e;
 	b = &out->b[out->n_blocked++];
 	b->tid = e->tid;
 	b->tgid = e->tgid;
@@ -139,13 +214,12 @@ taskscan_blocked_add(struct taskscan *ts, struct task *e, const struct taskstat 
 	if (!e->in_d || (h != 0 && e->wchan_hash != 0 && h != e->wchan_hash)) {
 		e->since = mono;
 		e->since_start = ts->scans == 0;
+		e->since_from = e->since_start ? SINCE_START : SINCE_SEEN;
 		e->wchan_hash = h;
 	} else if (h != 0)
 		e->wchan_hash = h;
 	e->in_d = true;
-	b->since = e->since;
-	b->since_start = e->since_start;
-	b->stack = taskscan_stack_get(ts, e->tgid, e->tid, anew, out);
+	taskscan_stack_get(ts, out->n_blocked - 1, anew, mono, out);
 	b->cmdline[0] = '\0';
 	b->user[0] = '\0';
 }

@@ -30,6 +30,7 @@ struct task {
 	bool moved;		/* carried into the listing being made */
 	bool in_d;		/* in D at the last tick */
 	bool since_start;
+	enum blocked_since since_from;
 	uint64_t wchan_hash;	/* of the wchan it is blocked on */
 	double since;		/* mono when first seen in D on that wchan */
 };
@@ -69,6 +70,7 @@ struct taskscan {
 	double listed_at;	/* mono of the last full listing */
 	int list_err;		/* errno of the last listing of <root> */
 	unsigned long scans;
+	double began;		/* clock_mono() when this scan began */
 
 	struct task *t, *t_next;	/* by process, in <root>'s order */
 	size_t n_t, cap_t, cap_t_next;
@@ -94,6 +96,7 @@ struct taskscan {
 	/* Of out->b[i]: */
 	bool kthread[TASKS_MAX_BLOCKED];
 	unsigned long b_proc_id[TASKS_MAX_BLOCKED];
+	struct task *b_task[TASKS_MAX_BLOCKED];	/* this tick only */
 	unsigned long sigs[TASKS_MAX_STACKS];
 	struct stack scratch;	/* a stack read when all slots are taken */
 
@@ -114,9 +117,10 @@ int	taskscan_task_open(struct taskscan *ts, const struct task *e,
 	    const char *name);
 
 /* taskscan-blocked.c: the tasks in D. */
-/* The index of a blocked task's stack in out->stacks, or -1. */
-int	taskscan_stack_get(struct taskscan *ts, int tgid, int tid, bool anew,
-	    struct tasks *out);
+/* Blocked task i's stack, as an index in out->stacks, or -1 and why
+ * not; and, for a task in D at the first scan, when it last ran. */
+void	taskscan_stack_get(struct taskscan *ts, int i, bool anew,
+	    double mono, struct tasks *out);
 /* A task seen in D: its entry in out, and how long it has been blocked. */
 void	taskscan_blocked_add(struct taskscan *ts, struct task *e,
 	    const struct taskstat *st, bool kthread, unsigned long proc_id,

@@ -71,6 +71,7 @@
 #include "parse/taskstat.h"
 #include "source/taskinfo.h"
 #include "source/taskscan-int.h"
+#include "util/clock.h"
 #include "util/readall.h"
 
 #define PROC_SUPER_MAGIC	0x9fa0
@@ -368,6 +369,7 @@ taskscan_read(struct taskscan *ts, double mono, struct tasks *out)
 	out->note[0] = '\0';
 	ts->reopened = 0;
 	ts->fds_short = false;
+	ts->began = clock_mono();
 	if (ts->root_fd < 0) {
 		note_set(ts, out);
 		return;
@@ -416,8 +418,7 @@ taskscan_read(struct taskscan *ts, double mono, struct tasks *out)
 		out->n_stacks = 0;
 		out->stack_err = 0;
 		for (i = 0; i < out->n_blocked; i++)
-			out->b[i].stack = taskscan_stack_get(ts, out->b[i].tgid,
-			    out->b[i].tid, false, out);
+			taskscan_stack_get(ts, i, false, mono, out);
 		taskscan_details_fill(ts, out);
 	}
 	note_set(ts, out);
