@@ -103,8 +103,12 @@ awk_writer() {
 	start=$(date +%s.%N)
 	while [ -f $T/writer.run ]; do
 		now=$(date +%s.%N)
-		awk -v s=$start -v n=$now '$1 == "pgscan_kswapd" { $2 = int((n - s) * 10000) + 5 } { print }' \
-			"$FIXTURES/$L/vmstat" > $T/root/vmstat.new && mv $T/root/vmstat.new $T/root/vmstat
+		# and an uptime that goes on with them.
+		awk -v s=$start -v n=$now -v u=$T/root/uptime.new \
+			'BEGIN { printf "%.2f 1845.72\n", 1022.5 + n - s > u }
+			$1 == "pgscan_kswapd" { $2 = int((n - s) * 10000) + 5 } { print }' \
+			"$FIXTURES/$L/vmstat" > $T/root/vmstat.new && mv $T/root/vmstat.new $T/root/vmstat &&
+			mv $T/root/uptime.new $T/root/uptime
 		sleep 0.05
 	done
 }
@@ -129,6 +133,27 @@ keys rate Home
 check_screen "Home goes to the oldest sample: no predecessor, no rate" rate 'kswapd scan +– '
 keys rate End
 check_screen "End resumes the live view" rate ' LIVE [0-9:]{8} '
+# Paused, "up" is the uptime of the entry shown, not of the newest sample.
+# "up" as seconds: 17m04s is 1024.
+up_of() {
+	screen_of rate | sed -En '1s/.* up ([0-9]+)m([0-9]+)s *$/\1 \2/p' | awk '{ print $1 * 60 + $2 }'
+}
+u0=$(up_of)
+sleep 2.1
+u1=$(up_of)
+check_match "live: up counts (it is the sample's uptime)" "$u0 $u1" '^1[0-9]{3} 1[0-9]{3}$'
+if [ -n "$u0" ] && [ -n "$u1" ] && [ $((u1 - u0)) -ge 1 ]; then ok "live: up goes on"; else
+	not_ok "live: up goes on" "$u0 then $u1"; fi
+keys rate Space
+wait_screen rate 'PAUSED' >/dev/null
+u0=$(up_of)
+sleep 3
+check_eq "paused for 3 s: up does not change" "$(up_of)" "$u0"
+keys rate Left Left
+sleep 0.3
+u1=$(up_of)
+check_eq "stepped back two samples: up is 2 s less" "$((u0 - u1))" 2
+keys rate End
 rm -f $T/writer.run
 wait $wpid
 keys rate q
