@@ -37,6 +37,23 @@ check_screen "overview: status line keys" ov '^q quit  space pause'
 lines=$(screen_of ov | wc -l)
 check_eq "overview fits 24 rows" "$lines" 24
 check_eq "nothing past 80 columns" "$(screen_of ov | wc -L)" 80
+# The "/" filter hides the zones it does not name in every zone section,
+# and a section it empties says so.
+keys ov / D M A 3 2 Enter
+check_screen "/DMA32: the rates say they are filtered" ov '^ filtered: no rate.s name contains "DMA32"'
+check_screen "/DMA32: the free-block row of DMA32 stays" ov '^ 0 DMA32 +[^ ]+ +10 '
+check_screen "/DMA32: its watermark row stays" ov '^ 0 DMA32   free '
+check_no_screen "/DMA32: no Normal watermark row" ov '^ 0 Normal  free'
+check_no_screen "/DMA32: no Normal free-block row" ov '^ 0 Normal '
+keys ov Escape
+sleep 0.3
+keys ov / x y z Enter
+check_screen "/xyz: the watermarks say they are filtered" ov \
+	'^Zones: free against the watermarks ─+$' 2
+check_eq "/xyz: each emptied section says so" \
+	"$(screen_of ov | grep -c '^ filtered: no zone.s name contains "xyz"$')" 2
+keys ov Escape
+check_screen "Esc clears the filter: Normal is back" ov '^ 0 Normal  free'
 keys ov '?'
 check_screen "? shows help" ov '^ +space +pause / resume'
 keys ov Escape

@@ -27,6 +27,23 @@ area_room(const struct area *a, int rows)
 	return a->y + rows <= a->end;
 }
 
+/* Whether zone z's name passes the "/" filter. */
+static bool
+zone_shown(const struct view_ctx *ctx, int z)
+{
+	return !ctx->filter[0] || strcasestr(ctx->h->shape.zones[z].name, ctx->filter);
+}
+
+/* A section the filter emptied says so, rather than look like no data. */
+static void
+panel_filtered(const struct view_ctx *ctx, struct area *a, const char *what)
+{
+	if (!area_room(a, 1))
+		return;
+	draw_text(a->y++, a->x + 1, a->w - 1, ST_DIM, "filtered: no %s contains \"%s\"", what,
+		  ctx->filter);
+}
+
 static void
 panel_memory(const struct view_ctx *ctx, struct area *a, int max_lines)
 {
@@ -75,6 +92,7 @@ panel_zones(const struct view_ctx *ctx, struct area *a)
 	const struct hist_entry *e = ctx->e;
 	char f[16], mn[16], lo[16], hi[16], why[200];
 	uint64_t kib = (uint64_t)(ctx->page_size > 0 ? ctx->page_size : 4096) / 1024;
+	int shown = 0, filtered = 0;
 
 	if (!area_room(a, 2))
 		return;
@@ -93,6 +111,11 @@ panel_zones(const struct view_ctx *ctx, struct area *a)
 
 		if (!wm || wm[WM_FREE] == UINT64_MAX || wm[WM_MANAGED] == 0)
 			continue;
+		if (!zone_shown(ctx, z)) {
+			filtered++;
+			continue;
+		}
+		shown++;
 		fmt_kib(wm[WM_FREE] * kib, f, sizeof(f));
 		fmt_kib(wm[WM_MIN] * kib, mn, sizeof(mn));
 		fmt_kib(wm[WM_LOW] * kib, lo, sizeof(lo));
@@ -120,6 +143,8 @@ panel_zones(const struct view_ctx *ctx, struct area *a)
 		draw_text(a->y, x, a->x + a->w - x, st, "%s", state);
 		a->y++;
 	}
+	if (!shown && filtered)
+		panel_filtered(ctx, a, "zone's name");
 }
 
 static void
@@ -187,6 +212,7 @@ panel_orders(const struct view_ctx *ctx, struct area *a)
 	/* Figures per order when they fit (5 columns each), glyphs otherwise. */
 	int cell = a->w >= 21 + sh->n_orders * 5 + 30 ? 5 : 1, x;
 	char why[200], u[3][16], title[256], pbhead[24];
+	int shown = 0, filtered = 0;
 
 	snprintf(pbhead, sizeof(pbhead), "unus@%d", pb);
 	if (!area_room(a, 2))
@@ -211,8 +237,11 @@ panel_orders(const struct view_ctx *ctx, struct area *a)
 
 		if (!b)
 			continue;
-		if (ctx->filter[0] && !strcasestr(sh->zones[z].name, ctx->filter))
+		if (!zone_shown(ctx, z)) {
+			filtered++;
 			continue;
+		}
+		shown++;
 		for (int o = 0; o < sh->n_orders; o++) {
 			free[o] = b[o];
 			if (free[o] > max)
@@ -247,6 +276,8 @@ panel_orders(const struct view_ctx *ctx, struct area *a)
 		draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, " %6s %6s %7s", u[0], u[1], u[2]);
 		a->y++;
 	}
+	if (!shown && filtered)
+		panel_filtered(ctx, a, "zone's name");
 }
 
 /* One line: task states and the biggest group of blocked tasks; with
@@ -364,6 +395,10 @@ panel_rates(const struct view_ctx *ctx, struct area *a, int columns)
 		if (!ctx->filter[0] || strcasestr(rate_items[i].label, ctx->filter) ||
 		    strcasestr(counter_name(rate_items[i].c), ctx->filter))
 			shown[n++] = i;
+	if (n == 0) {
+		panel_filtered(ctx, a, "rate's name");
+		return;
+	}
 	rows = (n + columns - 1) / columns;
 	if (rows > a->end - a->y)
 		rows = a->end - a->y;
