@@ -76,6 +76,14 @@ check_screen "fragmentation: pageblocks per migratetype" fr 'pageblocks'
 check_screen "fragmentation: pagetypeinfo age and why it is read less often" fr 'pagetypeinfo read [0-9]+s ago \(every 10s: it takes the zone lock\)'
 check_screen "fragmentation: heatmap over time" fr 'free pages at each order'
 check_eq "fragmentation fits 80 columns" "$(screen_of fr | wc -L)" 80
+check_no_screen "fragmentation at 80 columns: no chg column" fr '^ord +free +chg '
+# The help says chg (and pages) need a wide screen.
+keys fr '?' NPage
+check_screen "help: chg is explained" fr "^ +chg: free blocks gained or lost since the heatmap's left edge;$"
+check_screen "help: ... and said to appear only on wide screens" fr \
+	'^ +chg, pages and pages>=o appear only on wide enough screens$'
+keys fr Escape
+wait_screen fr '^Zone: ' >/dev/null
 keys fr Up
 check_screen "Up selects the previous zone" fr '^Zone: .*\[0 DMA32\]'
 keys fr / D M A Enter
@@ -111,6 +119,9 @@ check_screen "160x50: memory and free blocks side by side" big 'Memory.*Free blo
 check_screen "160x50: all four PSI lines" big '^ cpu '
 keys big 2
 check_screen "160x50 fragmentation: the zone table" big '^>? +0 Normal +[0-9]+ '
+check_screen "160x50 fragmentation: watermarks in bytes, as on the overview" big \
+	'^>? +0 Normal +227993 +891M +19\.6M +24\.5M +29\.4M +10 '
+check_screen "160x50 fragmentation: the chg column" big '^ord +free +chg +pages +pages>=o '
 keys big 3
 check_screen "160x50 reclaim: every group on one screen" big '^Swap & OOM'
 keys big q
