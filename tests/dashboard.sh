@@ -239,6 +239,79 @@ for sig in TERM INT HUP; do
 	check_no_screen "SIG$sig: terminal restored" sig$sig 'pagetop  testhost'
 done
 
+# The overview fits 80 columns: a line the test can read is whole or ends
+# at a word with an ellipsis; at 200x60 it fills the screen with the
+# blocked groups, the recent events and taller charts.
+# cut_lines NAME REGEX: lines matching REGEX that reach column 80 without
+# an ellipsis (cut by the screen's edge, maybe mid-word).
+cut_lines() {
+	screen_of "$1" | grep -E -- "$2" | awk 'length($0) >= 80 && $0 !~ /…$/'
+}
+# Zones below each watermark: DMA below high, DMA32 below low, Normal below min.
+make_root $T/low buddyinfo=$L/buddyinfo pagetypeinfo=$L/pagetypeinfo vmstat=$L/vmstat \
+	meminfo=$L/meminfo pressure/memory=$L/pressure/memory uptime=$L/uptime
+mkdir -p $T/low/sys/kernel && echo lowhost > $T/low/sys/kernel/hostname
+awk '/^Node/ { z = $4 } $1 == "pages" && $2 == "free" {
+	$0 = "  pages free     " (z == "DMA" ? 80 : z == "DMA32" ? 13000 : z == "Normal" ? 3000 : $3) }
+	{ print }' "$FIXTURES/$L/zoneinfo" > $T/low/zoneinfo
+tmux_start wm 80 24 "$PAGETOP --proc-root $T/low -d 5"
+check_screen "80x24: a zone below min says so" wm '^ 0 Normal  free .* high [0-9.]+[KMG]  (below min|<min)'
+check_screen "80x24: below low" wm '^ 0 DMA32   free .*  (below low|<low)'
+check_screen "80x24: below high" wm '^ 0 DMA     free .*  (below high|<high)'
+check_eq "80x24: no watermark verdict cut by the edge" "$(cut_lines wm '^ 0 [A-Za-z0-9]+ +free ')" ""
+tm resize-window -t wm -x 200 -y 60
+check_screen "200x60: the whole verdict" wm ' 0 Normal  free .*  below min: allocations reclaim directly'
+keys wm q
+
+# A recording of this machine with a task blocked in vfork and, a second
+# in, kernel log events whose newest is long (an OOM kill).
+K=$FIXTURES/kmsg
+now_records() {
+	awk -F, -v OFS=, -v now="$(awk '{ printf "%.0f", $1 * 1000000 }' /proc/uptime)" \
+		'NR == 1 { base = $3 } { $3 = sprintf("%.0f", $3 - base + now); print }' "$1"
+}
+if [ -d /proc/self/task ]; then
+	$VFORK_HELPER 20 > $T/vfork.pid &
+	vpid=$!
+	mkfifo $T/kf
+	$PAGETOP record --kmsg $T/kf -o $T/tk.ptrec -d 0.3 --duration 3 2>/dev/null &
+	rpid=$!
+	sleep 1.5
+	{ now_records $K/hung-task-6.18-fsfreeze.kmsg | head -46
+	  now_records $K/vmalloc-failure-6.18-memcg.kmsg; now_records $K/oom-memcg-6.18.kmsg; } > $T/kf
+	wait $rpid
+	kill $vpid 2>/dev/null
+	wait $vpid 2>/dev/null
+	tmux_start tk 80 24 "$PAGETOP replay $T/tk.ptrec"
+	check_screen "80x24 replay: before the events, the biggest blocked group" tk \
+		'^Tasks [0-9]+ running [0-9]+ blocked: [0-9]+ vfork, '
+	check_eq "80x24: the Tasks line is not cut by the edge" "$(cut_lines tk '^Tasks ')" ""
+	keys tk End
+	check_screen "80x24 replay: at the end, the newest event after the counts" tk \
+		'^Tasks [0-9]+ running [0-9]+ blocked +Events [0-9:]{8} oom-kill tail'
+	check_eq "80x24: the Events line is not cut by the edge" "$(cut_lines tk '^Tasks ')" ""
+	check_screen "80x24: ... it ends with the event whole or at a word with an ellipsis" tk \
+		'^Tasks .* oom-kill tail:32464( anon 63\.8M( file)?)?(…| file 1\.6M)$'
+	check_eq "80x24: still 24 rows" "$(screen_of tk | wc -l)" 24
+	check_eq "80x24: nothing past 80 columns" "$(screen_of tk | wc -L)" 80
+	tm resize-window -t tk -x 200 -y 60
+	check_screen "200x60: the task states on a line" tk '^Tasks [0-9]+ running  [0-9]+ blocked  [0-9]+ sleeping '
+	check_screen "200x60: the blocked groups one a line" tk \
+		'^       [0-9]+ vfork, (≥)?[0-9]+s: parent waiting for its vfork child'
+	check_screen "200x60: the newest event first" tk '^Events [0-9:]{8} oom-kill tail:32464 anon 63\.8M file 1\.6M'
+	check_eq "200x60: the four events, one a line" \
+		"$(screen_of tk | grep -cE '^(Events|      ) [0-9:]{8} (oom-kill|oom-invoked|alloc-failure|hung-task) ')" 4
+	scan=$(screen_of tk | grep -n 'kswapd scan ' | cut -d: -f1)
+	steal=$(screen_of tk | grep -n 'kswapd steal ' | cut -d: -f1)
+	check_eq "200x60: taller charts (4 lines a rate)" "$((steal - scan))" 4
+	used=$(screen_of tk | grep -n 'OOM kills ' | cut -d: -f1)
+	[ "${used:-0}" -ge 50 ] && ok "200x60: the overview uses the screen (to row $used of 60)" ||
+		not_ok "200x60: the overview uses the screen" "OOM kills at row '$used': $(screen_of tk)"
+	keys tk q
+else
+	ok "recorded blocked tasks and events # SKIP no procfs"
+fi
+
 # Not root: pagetypeinfo unreadable is one panel's note, the rest works.
 if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
 	chmod 755 $T && cp $PAGETOP $T/pagetop-copy && chmod 755 $T/pagetop-copy
