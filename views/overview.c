@@ -497,6 +497,7 @@ overview_draw(const struct view_ctx *ctx, void *state)
 	(void)state;
 	if (ctx->cols >= 150) {
 		struct area right;
+		int y;
 
 		left.w = ctx->cols / 2 - 1;
 		right = (struct area){ ctx->y, ctx->x + ctx->cols / 2 + 1,
@@ -509,8 +510,9 @@ overview_draw(const struct view_ctx *ctx, void *state)
 		left.y++;
 		/* The rows left: the blocked groups, then the events under them
 		 * (up to the 10 newest), the tasks at least a line. */
+		y = left.y;
 		panel_task_groups(ctx, &left, left.end - left.y - 2);
-		if (left.end - left.y > 2)
+		if (left.y > y && left.end - left.y > 2)
 			left.y++;
 		left.y += view_events_lines(ctx, left.y, left.x, left.w,
 					    left.end - left.y < 10 ? left.end - left.y : 10);
