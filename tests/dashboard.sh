@@ -37,6 +37,23 @@ check_screen "overview: status line keys" ov '^q quit  space pause'
 lines=$(screen_of ov | wc -l)
 check_eq "overview fits 24 rows" "$lines" 24
 check_eq "nothing past 80 columns" "$(screen_of ov | wc -L)" 80
+# The "/" filter hides the zones it does not name in every zone section,
+# and a section it empties says so.
+keys ov / D M A 3 2 Enter
+check_screen "/DMA32: the rates say they are filtered" ov '^ filtered: no rate.s name contains "DMA32"'
+check_screen "/DMA32: the free-block row of DMA32 stays" ov '^ 0 DMA32 +[^ ]+ +10 '
+check_screen "/DMA32: its watermark row stays" ov '^ 0 DMA32   free '
+check_no_screen "/DMA32: no Normal watermark row" ov '^ 0 Normal  free'
+check_no_screen "/DMA32: no Normal free-block row" ov '^ 0 Normal '
+keys ov Escape
+sleep 0.3
+keys ov / x y z Enter
+check_screen "/xyz: the watermarks say they are filtered" ov \
+	'^Zones: free against the watermarks ─+$' 2
+check_eq "/xyz: each emptied section says so" \
+	"$(screen_of ov | grep -c '^ filtered: no zone.s name contains "xyz"$')" 2
+keys ov Escape
+check_screen "Esc clears the filter: Normal is back" ov '^ 0 Normal  free'
 keys ov '?'
 check_screen "? shows help" ov '^ +space +pause / resume'
 keys ov Escape
@@ -59,6 +76,14 @@ check_screen "fragmentation: pageblocks per migratetype" fr 'pageblocks'
 check_screen "fragmentation: pagetypeinfo age and why it is read less often" fr 'pagetypeinfo read [0-9]+s ago \(every 10s: it takes the zone lock\)'
 check_screen "fragmentation: heatmap over time" fr 'free pages at each order'
 check_eq "fragmentation fits 80 columns" "$(screen_of fr | wc -L)" 80
+check_no_screen "fragmentation at 80 columns: no chg column" fr '^ord +free +chg '
+# The help says chg (and pages) need a wide screen.
+keys fr '?' NPage
+check_screen "help: chg is explained" fr "^ +chg: free blocks gained or lost since the heatmap's left edge;$"
+check_screen "help: ... and said to appear only on wide screens" fr \
+	'^ +chg, pages and pages>=o appear only on wide enough screens$'
+keys fr Escape
+wait_screen fr '^Zone: ' >/dev/null
 keys fr Up
 check_screen "Up selects the previous zone" fr '^Zone: .*\[0 DMA32\]'
 keys fr / D M A Enter
@@ -94,6 +119,9 @@ check_screen "160x50: memory and free blocks side by side" big 'Memory.*Free blo
 check_screen "160x50: all four PSI lines" big '^ cpu '
 keys big 2
 check_screen "160x50 fragmentation: the zone table" big '^>? +0 Normal +[0-9]+ '
+check_screen "160x50 fragmentation: watermarks in bytes, as on the overview" big \
+	'^>? +0 Normal +227993 +891M +19\.6M +24\.5M +29\.4M +10 '
+check_screen "160x50 fragmentation: the chg column" big '^ord +free +chg +pages +pages>=o '
 keys big 3
 check_screen "160x50 reclaim: every group on one screen" big '^Swap & OOM'
 keys big q
@@ -103,8 +131,12 @@ awk_writer() {
 	start=$(date +%s.%N)
 	while [ -f $T/writer.run ]; do
 		now=$(date +%s.%N)
-		awk -v s=$start -v n=$now '$1 == "pgscan_kswapd" { $2 = int((n - s) * 10000) + 5 } { print }' \
-			"$FIXTURES/$L/vmstat" > $T/root/vmstat.new && mv $T/root/vmstat.new $T/root/vmstat
+		# and an uptime that goes on with them.
+		awk -v s=$start -v n=$now -v u=$T/root/uptime.new \
+			'BEGIN { printf "%.2f 1845.72\n", 1022.5 + n - s > u }
+			$1 == "pgscan_kswapd" { $2 = int((n - s) * 10000) + 5 } { print }' \
+			"$FIXTURES/$L/vmstat" > $T/root/vmstat.new && mv $T/root/vmstat.new $T/root/vmstat &&
+			mv $T/root/uptime.new $T/root/uptime
 		sleep 0.05
 	done
 }
@@ -129,6 +161,27 @@ keys rate Home
 check_screen "Home goes to the oldest sample: no predecessor, no rate" rate 'kswapd scan +– '
 keys rate End
 check_screen "End resumes the live view" rate ' LIVE [0-9:]{8} '
+# Paused, "up" is the uptime of the entry shown, not of the newest sample.
+# "up" as seconds: 17m04s is 1024.
+up_of() {
+	screen_of rate | sed -En '1s/.* up ([0-9]+)m([0-9]+)s *$/\1 \2/p' | awk '{ print $1 * 60 + $2 }'
+}
+u0=$(up_of)
+sleep 2.1
+u1=$(up_of)
+check_match "live: up counts (it is the sample's uptime)" "$u0 $u1" '^1[0-9]{3} 1[0-9]{3}$'
+if [ -n "$u0" ] && [ -n "$u1" ] && [ $((u1 - u0)) -ge 1 ]; then ok "live: up goes on"; else
+	not_ok "live: up goes on" "$u0 then $u1"; fi
+keys rate Space
+wait_screen rate 'PAUSED' >/dev/null
+u0=$(up_of)
+sleep 3
+check_eq "paused for 3 s: up does not change" "$(up_of)" "$u0"
+keys rate Left Left
+sleep 0.3
+u1=$(up_of)
+check_eq "stepped back two samples: up is 2 s less" "$((u0 - u1))" 2
+keys rate End
 rm -f $T/writer.run
 wait $wpid
 keys rate q
@@ -185,6 +238,79 @@ for sig in TERM INT HUP; do
 	check_screen "SIG$sig quits with status 0" sig$sig '^exit=0$'
 	check_no_screen "SIG$sig: terminal restored" sig$sig 'pagetop  testhost'
 done
+
+# The overview fits 80 columns: a line the test can read is whole or ends
+# at a word with an ellipsis; at 200x60 it fills the screen with the
+# blocked groups, the recent events and taller charts.
+# cut_lines NAME REGEX: lines matching REGEX that reach column 80 without
+# an ellipsis (cut by the screen's edge, maybe mid-word).
+cut_lines() {
+	screen_of "$1" | grep -E -- "$2" | awk 'length($0) >= 80 && $0 !~ /…$/'
+}
+# Zones below each watermark: DMA below high, DMA32 below low, Normal below min.
+make_root $T/low buddyinfo=$L/buddyinfo pagetypeinfo=$L/pagetypeinfo vmstat=$L/vmstat \
+	meminfo=$L/meminfo pressure/memory=$L/pressure/memory uptime=$L/uptime
+mkdir -p $T/low/sys/kernel && echo lowhost > $T/low/sys/kernel/hostname
+awk '/^Node/ { z = $4 } $1 == "pages" && $2 == "free" {
+	$0 = "  pages free     " (z == "DMA" ? 80 : z == "DMA32" ? 13000 : z == "Normal" ? 3000 : $3) }
+	{ print }' "$FIXTURES/$L/zoneinfo" > $T/low/zoneinfo
+tmux_start wm 80 24 "$PAGETOP --proc-root $T/low -d 5"
+check_screen "80x24: a zone below min says so" wm '^ 0 Normal  free .* high [0-9.]+[KMG]  (below min|<min)'
+check_screen "80x24: below low" wm '^ 0 DMA32   free .*  (below low|<low)'
+check_screen "80x24: below high" wm '^ 0 DMA     free .*  (below high|<high)'
+check_eq "80x24: no watermark verdict cut by the edge" "$(cut_lines wm '^ 0 [A-Za-z0-9]+ +free ')" ""
+tm resize-window -t wm -x 200 -y 60
+check_screen "200x60: the whole verdict" wm ' 0 Normal  free .*  below min: allocations reclaim directly'
+keys wm q
+
+# A recording of this machine with a task blocked in vfork and, a second
+# in, kernel log events whose newest is long (an OOM kill).
+K=$FIXTURES/kmsg
+now_records() {
+	awk -F, -v OFS=, -v now="$(awk '{ printf "%.0f", $1 * 1000000 }' /proc/uptime)" \
+		'NR == 1 { base = $3 } { $3 = sprintf("%.0f", $3 - base + now); print }' "$1"
+}
+if [ -d /proc/self/task ]; then
+	$VFORK_HELPER 20 > $T/vfork.pid &
+	vpid=$!
+	mkfifo $T/kf
+	$PAGETOP record --kmsg $T/kf -o $T/tk.ptrec -d 0.3 --duration 3 2>/dev/null &
+	rpid=$!
+	sleep 1.5
+	{ now_records $K/hung-task-6.18-fsfreeze.kmsg | head -46
+	  now_records $K/vmalloc-failure-6.18-memcg.kmsg; now_records $K/oom-memcg-6.18.kmsg; } > $T/kf
+	wait $rpid
+	kill $vpid 2>/dev/null
+	wait $vpid 2>/dev/null
+	tmux_start tk 80 24 "$PAGETOP replay $T/tk.ptrec"
+	check_screen "80x24 replay: before the events, the biggest blocked group" tk \
+		'^Tasks [0-9]+ running [0-9]+ blocked: [0-9]+ vfork, '
+	check_eq "80x24: the Tasks line is not cut by the edge" "$(cut_lines tk '^Tasks ')" ""
+	keys tk End
+	check_screen "80x24 replay: at the end, the newest event after the counts" tk \
+		'^Tasks [0-9]+ running [0-9]+ blocked +Events [0-9:]{8} oom-kill tail'
+	check_eq "80x24: the Events line is not cut by the edge" "$(cut_lines tk '^Tasks ')" ""
+	check_screen "80x24: ... it ends with the event whole or at a word with an ellipsis" tk \
+		'^Tasks .* oom-kill tail:32464( anon 63\.8M( file)?)?(…| file 1\.6M)$'
+	check_eq "80x24: still 24 rows" "$(screen_of tk | wc -l)" 24
+	check_eq "80x24: nothing past 80 columns" "$(screen_of tk | wc -L)" 80
+	tm resize-window -t tk -x 200 -y 60
+	check_screen "200x60: the task states on a line" tk '^Tasks [0-9]+ running  [0-9]+ blocked  [0-9]+ sleeping '
+	check_screen "200x60: the blocked groups one a line" tk \
+		'^       [0-9]+ vfork, (≥)?[0-9]+s: parent waiting for its vfork child'
+	check_screen "200x60: the newest event first" tk '^Events [0-9:]{8} oom-kill tail:32464 anon 63\.8M file 1\.6M'
+	check_eq "200x60: the four events, one a line" \
+		"$(screen_of tk | grep -cE '^(Events|      ) [0-9:]{8} (oom-kill|oom-invoked|alloc-failure|hung-task) ')" 4
+	scan=$(screen_of tk | grep -n 'kswapd scan ' | cut -d: -f1)
+	steal=$(screen_of tk | grep -n 'kswapd steal ' | cut -d: -f1)
+	check_eq "200x60: taller charts (4 lines a rate)" "$((steal - scan))" 4
+	used=$(screen_of tk | grep -n 'OOM kills ' | cut -d: -f1)
+	[ "${used:-0}" -ge 50 ] && ok "200x60: the overview uses the screen (to row $used of 60)" ||
+		not_ok "200x60: the overview uses the screen" "OOM kills at row '$used': $(screen_of tk)"
+	keys tk q
+else
+	ok "recorded blocked tasks and events # SKIP no procfs"
+fi
 
 # Not root: pagetypeinfo unreadable is one panel's note, the rest works.
 if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then

@@ -99,7 +99,7 @@ tmux_start big 160 50 "$PAGETOP --proc-root $T/root --kmsg $T/kf -d 0.5"
 wait_screen big 'Memory' >/dev/null
 { now_records $K/oom-memcg-6.18.kmsg; now_records $K/vmalloc-failure-6.18-memcg.kmsg; } > $T/kf
 check_screen "160x50 overview: the latest event on a line of its own" big \
-	'^Events [0-9:]{8} alloc-failure fdgrow mode:0x400cc2$'
+	'^Events [0-9:]{8} alloc-failure fdgrow mode:0x400cc2( |$)'
 keys big 5
 check_screen "160x50 Events: three events" big '^[0-9:]{8}  alloc-failure  fdgrow: vmalloc error: size 249856, failed to allocate pages, mode:0x400cc2'
 keys big Up Enter

@@ -251,6 +251,7 @@ test_packing(void)
 
 static uint64_t rt_free[RT_PUSHES], rt_dirty[RT_PUSHES], rt_min[RT_PUSHES];
 static uint32_t rt_avg[RT_PUSHES];
+static double rt_up[RT_PUSHES];	/* NAN: not read */
 static int64_t rt_inc[RT_PUSHES];
 
 static void
@@ -276,7 +277,13 @@ rt_push(struct history *h, int i, unsigned *seed)
 	s.zi.zones[0].has = 1u << ZI_MIN;
 	s.zi.zones[0].v[ZI_MIN] = (uint64_t)(rand_r(seed) % 3 ? 5000 : rand_r(seed));
 	s.psi[PSI_MEMORY].some.avg10 = (uint32_t)(rand_r(seed) % 10001);
+	/* The uptime goes on in centiseconds, and is sometimes not read. */
+	if (rand_r(seed) % 10) {
+		s.status[SRC_UPTIME].err = 0;
+		s.uptime = 86400.0 * 400 + i + (double)(rand_r(seed) % 100) / 100;
+	}
 	history_push(h, &s, NULL);
+	rt_up[i] = sample_has(&s, SRC_UPTIME) ? s.uptime : NAN;
 	rt_free[i] = s.buddy.zones[0].free[0];
 	rt_dirty[i] = s.mem.e[1].value;
 	rt_min[i] = s.zi.zones[0].v[ZI_MIN];
@@ -295,6 +302,9 @@ rt_check(struct history *h, uint64_t seq)
 		return 0;
 	if (!history_entry(h, seq, &e) || e.mem[MEM_DIRTY] != rt_dirty[seq] ||
 	    e.psi[PSI_MEMORY].some.avg10 != rt_avg[seq] || e.wall != 1000000 + (double)seq)
+		return 0;
+	if (isnan(rt_up[seq]) ? !isnan(e.uptime) || !isnan(history_uptime(h, seq)) :
+	    fabs(e.uptime - rt_up[seq]) > 0.005 || history_uptime(h, seq) != e.uptime)
 		return 0;
 	return history_has(h, seq - 1) || seq == 0 ?
 	    derive_delta(h, seq, CTR_PGSCAN_KSWAPD) == rt_inc[seq] : 1;

@@ -7,7 +7,46 @@
 #include "model/derive.h"
 #include "model/events.h"
 #include "parse/kmsg.h"
+#include "util/text.h"
 #include "views/view.h"
+
+/* Columns of a UTF-8 string: its bytes that start a character. */
+static int
+utf8_cols(const char *s)
+{
+	int n = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		n += (*p & 0xc0) != 0x80;
+	return n;
+}
+
+int
+view_fit(const char *s, int w, char *dst, size_t size)
+{
+	const char *ell = draw_utf8() ? "\u2026" : "...";
+	int ell_w = draw_utf8() ? 1 : 3;
+	size_t next, n;
+
+	if (size == 0)
+		return 0;
+	if (utf8_cols(s) <= w) {
+		snprintf(dst, size, "%s", s);
+		return utf8_cols(dst);
+	}
+	if (w <= ell_w) {
+		dst[0] = '\0';
+		return 0;
+	}
+	/* text_wrap counts bytes, never fewer than the columns: it never
+	 * gives more than fits. */
+	n = text_wrap(s, (size_t)(w - ell_w), &next, NULL);
+	/* A word cut off leaves no ",", ":" or blank before the ellipsis. */
+	while (n > 0 && (s[n - 1] == ',' || s[n - 1] == ':' || s[n - 1] == ' ' || s[n - 1] == ';'))
+		n--;
+	snprintf(dst, size, "%.*s%s", (int)n, s, ell);
+	return utf8_cols(dst);
+}
 
 int
 view_title(int y, int x, int w, const char *title)
@@ -101,8 +140,11 @@ view_events_inline(const struct view_ctx *ctx, int y, int x, int end)
 
 	if (!recent_event(ctx, &i) || !events_range(ctx->events, &first, &last))
 		return x;
+	if (end - x < 20)
+		return x;
 	x += draw_text(y, x, end - x, ST_TITLE, "Events ");
-	/* Newest first, as many as fit; the newest even when it does not. */
+	/* Newest first, as many as fit; the newest even when it does not,
+	 * then cut at a word. */
 	for (;; i--) {
 		const struct event_entry *e = events_get(ctx->events, i);
 		char t[16], brief[160], item[200];
@@ -115,10 +157,69 @@ view_events_inline(const struct view_ctx *ctx, int y, int x, int end)
 			break;
 		if (shown)
 			x += draw_text(y, x, end - x, ST_DIM, "%s", draw_utf8() ? " \u00b7 " : " | ");
+		if (!shown && x + need > end) {
+			char cut[200];
+
+			view_fit(item, end - x, cut, sizeof(cut));
+			return x + draw_text(y, x, end - x, view_kmsg_style(e->ev.kind), "%s", cut);
+		}
 		x += draw_text(y, x, end - x, view_kmsg_style(e->ev.kind), "%s", item);
 		shown++;
 		if (i == first)
 			break;
 	}
 	return x;
+}
+
+int
+view_events_lines(const struct view_ctx *ctx, int y, int x, int w, int rows)
+{
+	double wall = history_wall(ctx->h, ctx->seq);
+	uint64_t i, first, last;
+	int n = 0;
+
+	if (rows < 1 || w < 20 || !recent_event(ctx, &i) ||
+	    !events_range(ctx->events, &first, &last))
+		return 0;
+	draw_text(y, x, w, ST_TITLE, "Events");
+	for (; n < rows; i--) {
+		const struct event_entry *e = events_get(ctx->events, i);
+		char t[16], brief[160], item[200], cut[200];
+
+		if (e->wall < wall - VIEW_EVENTS_RECENT)
+			break;
+		view_clock(e->wall, t, sizeof(t));
+		kmsg_event_brief(&e->ev, brief, sizeof(brief));
+		snprintf(item, sizeof(item), "%s %s %s", t, kmsg_kind_name(e->ev.kind), brief);
+		view_fit(item, w - 7, cut, sizeof(cut));
+		draw_text(y + n, x + 7, w - 7, view_kmsg_style(e->ev.kind), "%s", cut);
+		n++;
+		if (i == first)
+			break;
+	}
+	return n;
+}
+
+void
+view_chart_line(int y, int x, int w, const double *v, int n, double max, int part, int parts,
+		enum style st)
+{
+	int first = n > w ? n - w : 0;
+	int level = parts - 1 - part;
+
+	for (int i = first, col = x + (w - (n - first)); i < n; i++, col++) {
+		double f, fill;
+
+		if (isnan(v[i]) || v[i] <= 0 || max <= 0)
+			continue;
+		f = v[i] / max;
+		fill = f * parts - level;
+		/* As in draw_spark, any activity shows at the bottom; above it,
+		 * less than the lowest block is nothing. */
+		if (level == 0 && fill < 0.01)
+			fill = 0.01;
+		if (level > 0 && fill < 0.125)
+			continue;
+		draw_text(y, col, 1, st, "%s", draw_level_glyph(fill > 1 ? 1 : fill));
+	}
 }

@@ -42,7 +42,11 @@ struct frag_layout {
 static const char *const fragmentation_help[] = {
 	"Up/Down     select the zone (\"/\" filters zones by name)",
 	"            pb: the pageblock order; top: the highest order with a free block",
-	"            chg: free blocks gained or lost since the heatmap's left edge",
+	"            chg: free blocks gained or lost since the heatmap's left edge;",
+	"            pages: free pages in blocks of that order; pages>=o: in it or above;",
+	"            chg, pages and pages>=o appear only on wide enough screens",
+	"            zone table (tall screens): free, min, low and high in bytes, as",
+	"            on the Overview",
 	"            extfrag -1: would succeed; above 0.500 the kernel compacts",
 	"            heatmap: free pages at each order over time, newest right",
 	NULL
@@ -488,13 +492,13 @@ frag_zone_table(const struct view_ctx *ctx, const struct draw_area *a, int row, 
 		int n, int sel)
 {
 	int ko = frag_key_order(ctx), name_w = 4;
-	char line[256], un[16], ex[16], wm[3][24], mem[16];
+	char line[256], un[16], ex[16], wm[3][16], mem[16];
 
 	for (int i = 0; i < n; i++)
 		if ((int)strlen(ctx->h->shape.zones[list[i]].name) > name_w)
 			name_w = (int)strlen(ctx->h->shape.zones[list[i]].name);
 	snprintf(line, sizeof(line),
-		 "  %4s %-*s %11s %7s %10s %10s %10s %4s  %11s%d  %10s%d", "node", name_w, "zone",
+		 "  %4s %-*s %11s %7s %7s %7s %7s %4s  %11s%d  %10s%d", "node", name_w, "zone",
 		 "free pages", "free", "min", "low", "high", "top", "unusable@", ko, "extfrag@",
 		 ko);
 	draw_area_text(a, row++, 0, ctx->cols, ST_TITLE, "%s", line);
@@ -519,15 +523,16 @@ frag_zone_table(const struct view_ctx *ctx, const struct draw_area *a, int row, 
 					sizeof(mem));
 			else
 				snprintf(mem, sizeof(mem), "-");
-			/* ASCII "-" for unknown: the widths below count bytes. */
+			/* In bytes, as free beside them and the Overview's. ASCII
+			 * "-" for unknown: the widths below count bytes. */
 			for (int k = 0; k < 3; k++)
-				if (!w || w[WM_MIN + k] == UINT64_MAX)
+				if (!w || w[WM_MIN + k] == UINT64_MAX || ctx->page_size <= 0)
 					snprintf(wm[k], sizeof(wm[k]), "-");
 				else
-					snprintf(wm[k], sizeof(wm[k]), "%llu",
-						 (unsigned long long)w[WM_MIN + k]);
+					fmt_kib(w[WM_MIN + k] * (uint64_t)ctx->page_size / 1024,
+						wm[k], sizeof(wm[k]));
 			snprintf(line + len, sizeof(line) - (size_t)len,
-				 " %11llu %7s %10s %10s %10s %4d  %*s  %*s",
+				 " %11llu %7s %7s %7s %7s %4d  %*s  %*s",
 				 (unsigned long long)fz.f.free_pages, mem, wm[0], wm[1], wm[2],
 				 fz.f.highest_free_order, 9 + draw_uint_width((uint64_t)ko), un,
 				 8 + draw_uint_width((uint64_t)ko), ex);

@@ -2,8 +2,9 @@
  * Overview: memory, zones against their watermarks, pressure, free blocks
  * per order and reclaim rates on one screen, with a line of blocked tasks
  * and the latest kernel log events. At 80x24 the panels stack (tasks and
- * events share their line); from 150 columns they stand in two columns
- * with longer trends.
+ * events share their line, each cut at a word); from 150 columns they
+ * stand in two columns with the blocked groups and the events one a line
+ * and the rate trends as tall as the rows allow.
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +26,23 @@ static bool
 area_room(const struct area *a, int rows)
 {
 	return a->y + rows <= a->end;
+}
+
+/* Whether zone z's name passes the "/" filter. */
+static bool
+zone_shown(const struct view_ctx *ctx, int z)
+{
+	return !ctx->filter[0] || strcasestr(ctx->h->shape.zones[z].name, ctx->filter);
+}
+
+/* A section the filter emptied says so, rather than look like no data. */
+static void
+panel_filtered(const struct view_ctx *ctx, struct area *a, const char *what)
+{
+	if (!area_room(a, 1))
+		return;
+	draw_text(a->y++, a->x + 1, a->w - 1, ST_DIM, "filtered: no %s contains \"%s\"", what,
+		  ctx->filter);
 }
 
 static void
@@ -75,6 +93,7 @@ panel_zones(const struct view_ctx *ctx, struct area *a)
 	const struct hist_entry *e = ctx->e;
 	char f[16], mn[16], lo[16], hi[16], why[200];
 	uint64_t kib = (uint64_t)(ctx->page_size > 0 ? ctx->page_size : 4096) / 1024;
+	int shown = 0, filtered = 0;
 
 	if (!area_room(a, 2))
 		return;
@@ -87,28 +106,40 @@ panel_zones(const struct view_ctx *ctx, struct area *a)
 	for (int z = 0; z < sh->n_zones && area_room(a, 1); z++) {
 		uint64_t wbuf[WM_COUNT];
 		const uint64_t *wm = history_wmark(ctx->h, ctx->seq, z, wbuf) ? wbuf : NULL;
-		const char *state;
+		static const char *const below_min[] = { "below min: allocations reclaim directly",
+			"below min: direct reclaim", "<min: direct reclaim", "<min", NULL };
+		static const char *const below_low[] = { "below low: kswapd woken",
+			"<low: kswapd woken", "<low", NULL };
+		static const char *const below_high[] = { "below high: kswapd reclaiming",
+			"<high: kswapd reclaiming", "<high: kswapd", "<high", NULL };
+		static const char *const fine[] = { "ok", NULL };
+		const char *const *state;
 		enum style st;
-		int x;
+		int x, k;
 
 		if (!wm || wm[WM_FREE] == UINT64_MAX || wm[WM_MANAGED] == 0)
 			continue;
+		if (!zone_shown(ctx, z)) {
+			filtered++;
+			continue;
+		}
+		shown++;
 		fmt_kib(wm[WM_FREE] * kib, f, sizeof(f));
 		fmt_kib(wm[WM_MIN] * kib, mn, sizeof(mn));
 		fmt_kib(wm[WM_LOW] * kib, lo, sizeof(lo));
 		fmt_kib(wm[WM_HIGH] * kib, hi, sizeof(hi));
 		/* What the allocator does at this level, in the kernel's terms. */
 		if (wm[WM_FREE] < wm[WM_MIN]) {
-			state = "below min: allocations reclaim directly";
+			state = below_min;
 			st = ST_BAD;
 		} else if (wm[WM_FREE] < wm[WM_LOW]) {
-			state = "below low: kswapd woken";
+			state = below_low;
 			st = ST_WARN;
 		} else if (wm[WM_FREE] < wm[WM_HIGH]) {
-			state = "below high: kswapd reclaiming";
+			state = below_high;
 			st = ST_WARN;
 		} else {
-			state = "ok";
+			state = fine;
 			st = ST_GOOD;
 		}
 		x = a->x + 1;
@@ -117,9 +148,15 @@ panel_zones(const struct view_ctx *ctx, struct area *a)
 		x += draw_text(a->y, x, a->w, st, "%6s", f);
 		x += draw_text(a->y, x, a->x + a->w - x, ST_DIM, "  min %s low %s high %s  ", mn,
 			       lo, hi);
-		draw_text(a->y, x, a->x + a->w - x, st, "%s", state);
+		/* The longest wording that fits: at 80 columns a zone's
+		 * verdict is never cut mid-word. */
+		for (k = 0; state[k + 1] && (int)strlen(state[k]) > a->x + a->w - x; k++)
+			;
+		draw_text(a->y, x, a->x + a->w - x, st, "%s", state[k]);
 		a->y++;
 	}
+	if (!shown && filtered)
+		panel_filtered(ctx, a, "zone's name");
 }
 
 static void
@@ -187,6 +224,7 @@ panel_orders(const struct view_ctx *ctx, struct area *a)
 	/* Figures per order when they fit (5 columns each), glyphs otherwise. */
 	int cell = a->w >= 21 + sh->n_orders * 5 + 30 ? 5 : 1, x;
 	char why[200], u[3][16], title[256], pbhead[24];
+	int shown = 0, filtered = 0;
 
 	snprintf(pbhead, sizeof(pbhead), "unus@%d", pb);
 	if (!area_room(a, 2))
@@ -211,8 +249,11 @@ panel_orders(const struct view_ctx *ctx, struct area *a)
 
 		if (!b)
 			continue;
-		if (ctx->filter[0] && !strcasestr(sh->zones[z].name, ctx->filter))
+		if (!zone_shown(ctx, z)) {
+			filtered++;
 			continue;
+		}
+		shown++;
 		for (int o = 0; o < sh->n_orders; o++) {
 			free[o] = b[o];
 			if (free[o] > max)
@@ -247,17 +288,32 @@ panel_orders(const struct view_ctx *ctx, struct area *a)
 		draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, " %6s %6s %7s", u[0], u[1], u[2]);
 		a->y++;
 	}
+	if (!shown && filtered)
+		panel_filtered(ctx, a, "zone's name");
+}
+
+/* Group g as "N category, >=Ns: reason", cut at a word to w columns. */
+static void
+group_text(const struct hist_task_group *g, int w, char *dst, size_t size)
+{
+	char d[24], text[160];
+
+	fmt_duration(g->longest, d, sizeof(d));
+	snprintf(text, sizeof(text), "%u %s, %s%s: %s", g->count, wait_category_name(g->category),
+		 g->at_least ? (draw_utf8() ? "\u2265" : ">=") : "", d, g->reason);
+	view_fit(text, w, dst, size);
 }
 
 /* One line: task states and the biggest group of blocked tasks; with
- * events_too, the counts alone and then the latest kernel log events. */
+ * events_too, the counts alone and then the latest kernel log events.
+ * What does not fit is left out whole, the reason cut at a word. */
 static void
 panel_tasks(const struct view_ctx *ctx, struct area *a, bool events_too)
 {
 	const struct hist_entry *e = ctx->e;
 	const struct hist_tasks *t;
 	bool tasks = e && (e->valid & SRC_BIT(SRC_TASKS));
-	int x;
+	int x, end = a->x + a->w;
 
 	events_too = events_too && view_events_recent(ctx);
 	if (!area_room(a, 1) || (!tasks && !events_too))
@@ -266,38 +322,70 @@ panel_tasks(const struct view_ctx *ctx, struct area *a, bool events_too)
 	if (tasks) {
 		t = &e->tasks;
 		x += draw_text(a->y, x, a->w, ST_TITLE, "Tasks ");
-		x += draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, "%u running ",
-			       t->state[TS_RUNNING]);
-		x += draw_text(a->y, x, a->x + a->w - x, t->n_blocked ? ST_BAD : ST_GOOD,
-			       "%u blocked", t->n_blocked);
+		x += draw_text(a->y, x, end - x, ST_NORMAL, "%u running ", t->state[TS_RUNNING]);
+		x += draw_text(a->y, x, end - x, t->n_blocked ? ST_BAD : ST_GOOD, "%u blocked",
+			       t->n_blocked);
 		if (t->n_groups > 0 && !events_too) {
-			const struct hist_task_group *g = &t->top[0];
-			char d[24];
+			char more[48] = "", g[160];
+			int room;
 
-			fmt_duration(g->longest, d, sizeof(d));
-			x += draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, ": %u %s, %s%s: ",
-				       g->count, wait_category_name(g->category), g->at_least ?
-				       (draw_utf8() ? "\u2265" : ">=") : "", d);
-			x += draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, "%s", g->reason);
 			if (t->n_groups > 1)
-				draw_text(a->y, x, a->x + a->w - x, ST_DIM, " (+%u groups, 4 Tasks)",
-					  t->n_groups - 1);
+				snprintf(more, sizeof(more), " (+%u groups, 4 Tasks)", t->n_groups - 1);
+			room = end - x - 2 - (int)strlen(more);
+			/* The reason matters more than where the others are. */
+			if (t->n_groups > 1 && room < 40) {
+				snprintf(more, sizeof(more), " (+%u)", t->n_groups - 1);
+				room = end - x - 2 - (int)strlen(more);
+			}
+			group_text(&t->top[0], room, g, sizeof(g));
+			x += draw_text(a->y, x, end - x, ST_NORMAL, ": %s", g);
+			draw_text(a->y, x, end - x, ST_DIM, "%s", more);
 		}
 		x += 3;
 	}
 	if (events_too)
-		view_events_inline(ctx, a->y, x, a->x + a->w);
+		view_events_inline(ctx, a->y, x, end);
 	a->y++;
 }
 
-/* The latest kernel log events, on a line of their own. */
+/* Tall and wide: the task states, then the biggest groups of blocked
+ * tasks one a line under them. */
 static void
-panel_events(const struct view_ctx *ctx, struct area *a)
+panel_task_groups(const struct view_ctx *ctx, struct area *a, int max_rows)
 {
-	if (!area_room(a, 1) || !view_events_recent(ctx))
+	static const char *const names[TS_COUNT] = {
+		"running", "blocked", "sleeping", "idle", "stopped", "zombie"
+	};
+	const struct hist_entry *e = ctx->e;
+	const struct hist_tasks *t;
+	int x, end = a->x + a->w, n;
+
+	if (!e || !(e->valid & SRC_BIT(SRC_TASKS)) || !area_room(a, 1) || max_rows < 1)
 		return;
-	view_events_inline(ctx, a->y, a->x, a->x + a->w);
+	t = &e->tasks;
+	x = a->x;
+	x += draw_text(a->y, x, a->w, ST_TITLE, "Tasks ");
+	for (int k = 0; k < TS_COUNT; k++) {
+		char item[32];
+
+		snprintf(item, sizeof(item), "%u %s  ", t->state[k], names[k]);
+		if (x + (int)strlen(item) > end)
+			break;
+		x += draw_text(a->y, x, end - x, k == TS_BLOCKED ? (t->n_blocked ? ST_BAD :
+			       ST_GOOD) : ST_NORMAL, "%s", item);
+	}
+	if (t->n_groups > 0 && x + 20 <= end)
+		draw_text(a->y, x, end - x, ST_DIM, "(4 Tasks)");
 	a->y++;
+	n = t->n_groups < HIST_TASK_GROUPS ? t->n_groups : HIST_TASK_GROUPS;
+	for (int k = 0; k < n && k < max_rows - 1 && area_room(a, 1); k++) {
+		char g[160];
+
+		group_text(&t->top[k], a->w - 7, g, sizeof(g));
+		draw_text(a->y++, a->x + 7, a->w - 7, ST_NORMAL, "%s", g);
+	}
+	if (t->n_groups > n && area_room(a, 1) && max_rows > n + 1)
+		draw_text(a->y++, a->x + 7, a->w - 7, ST_DIM, "+%u more groups", t->n_groups - n);
 }
 
 struct rate_item {
@@ -322,11 +410,14 @@ static const struct rate_item rate_items[] = {
 };
 #define N_RATE_ITEMS ((int)(sizeof(rate_items) / sizeof(rate_items[0])))
 
+/* A rate's label, value and trend, over parts lines (a taller chart, its
+ * scale under the value, on tall screens). */
 static void
-rate_cell(const struct view_ctx *ctx, const struct rate_item *it, int y, int x, int w)
+rate_cell(const struct view_ctx *ctx, const struct rate_item *it, int y, int x, int w,
+	  int parts)
 {
 	const struct hist_entry *e = ctx->e;
-	double v[SPARK_MAX];
+	double v[SPARK_MAX], max = 0;
 	char now[16];
 	int n, sw = w - 21;
 
@@ -342,11 +433,23 @@ rate_cell(const struct view_ctx *ctx, const struct rate_item *it, int y, int x, 
 	if (sw > SPARK_MAX)
 		sw = SPARK_MAX;
 	n = view_rates(ctx, it->c, v, sw);
-	draw_spark(y, x + 21, sw, v, n, 0, it->st);
+	if (parts <= 1) {
+		draw_spark(y, x + 21, sw, v, n, 0, it->st);
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		if (!isnan(v[i]) && v[i] > max)
+			max = v[i];
+	if (max > 0) {
+		fmt_count(max, now, sizeof(now));
+		draw_text(y + 1, x + 10, 10, ST_DIM, "max %6s", now);
+	}
+	for (int p = 0; p < parts; p++)
+		view_chart_line(y + p, x + 21, sw, v, n, max, p, parts, it->st);
 }
 
 static void
-panel_rates(const struct view_ctx *ctx, struct area *a, int columns)
+panel_rates(const struct view_ctx *ctx, struct area *a, int columns, int parts)
 {
 	const struct hist_entry *e = ctx->e;
 	int shown[N_RATE_ITEMS], n = 0, rows, cw;
@@ -364,7 +467,14 @@ panel_rates(const struct view_ctx *ctx, struct area *a, int columns)
 		if (!ctx->filter[0] || strcasestr(rate_items[i].label, ctx->filter) ||
 		    strcasestr(counter_name(rate_items[i].c), ctx->filter))
 			shown[n++] = i;
+	if (n == 0) {
+		panel_filtered(ctx, a, "rate's name");
+		return;
+	}
 	rows = (n + columns - 1) / columns;
+	/* Taller charts where every rate still gets its lines. */
+	if (parts < 1 || rows * parts > a->end - a->y)
+		parts = 1;
 	if (rows > a->end - a->y)
 		rows = a->end - a->y;
 	cw = (a->w - 1) / columns;
@@ -373,9 +483,10 @@ panel_rates(const struct view_ctx *ctx, struct area *a, int columns)
 
 		if (row >= rows)
 			continue;
-		rate_cell(ctx, &rate_items[shown[i]], a->y + row, a->x + 1 + col * cw, cw - 2);
+		rate_cell(ctx, &rate_items[shown[i]], a->y + row * parts, a->x + 1 + col * cw,
+			  cw - 2, parts);
 	}
-	a->y += rows;
+	a->y += rows * parts;
 }
 
 static void
@@ -386,21 +497,29 @@ overview_draw(const struct view_ctx *ctx, void *state)
 	(void)state;
 	if (ctx->cols >= 150) {
 		struct area right;
+		int y;
 
 		left.w = ctx->cols / 2 - 1;
 		right = (struct area){ ctx->y, ctx->x + ctx->cols / 2 + 1,
 				       ctx->cols - ctx->cols / 2 - 1, left.end };
 		panel_memory(ctx, &left, 2);
 		left.y++;
-		panel_tasks(ctx, &left, false);
-		panel_events(ctx, &left);
-		left.y++;
 		panel_zones(ctx, &left);
 		left.y++;
 		panel_psi(ctx, &left, PSI_COUNT);
+		left.y++;
+		/* The rows left: the blocked groups, then the events under them
+		 * (up to the 10 newest), the tasks at least a line. */
+		y = left.y;
+		panel_task_groups(ctx, &left, left.end - left.y - 2);
+		if (left.y > y && left.end - left.y > 2)
+			left.y++;
+		left.y += view_events_lines(ctx, left.y, left.x, left.w,
+					    left.end - left.y < 10 ? left.end - left.y : 10);
 		panel_orders(ctx, &right);
 		right.y++;
-		panel_rates(ctx, &right, 1);
+		panel_rates(ctx, &right, 1, (right.end - right.y - 1) / N_RATE_ITEMS > 4 ? 4 :
+			    (right.end - right.y - 1) / N_RATE_ITEMS);
 		return;
 	}
 	panel_memory(ctx, &left, ctx->rows >= 26 ? 2 : 1);
@@ -408,7 +527,7 @@ overview_draw(const struct view_ctx *ctx, void *state)
 	panel_zones(ctx, &left);
 	panel_psi(ctx, &left, ctx->rows >= 30 ? PSI_COUNT : 2);
 	panel_orders(ctx, &left);
-	panel_rates(ctx, &left, 2);
+	panel_rates(ctx, &left, 2, 1);
 }
 
 static const char *const overview_help[] = {

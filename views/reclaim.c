@@ -393,31 +393,6 @@ draw_right(int y, int x, int w, enum style st, const char *s)
 	draw_text(y, x, w - (cols < w ? w - cols : 0), st, "%s", s);
 }
 
-/* Line part of a chart parts lines tall, part 0 at the top. */
-static void
-draw_tall_part(int y, int x, int w, const double *v, int n, double max, int part,
-    int parts, enum style st)
-{
-	int first = n > w ? n - w : 0;
-	int level = parts - 1 - part;
-
-	for (int i = first, col = x + (w - (n - first)); i < n; i++, col++) {
-		double f, fill;
-
-		if (isnan(v[i]) || v[i] <= 0 || max <= 0)
-			continue;
-		f = v[i] / max;
-		fill = f * parts - level;
-		/* As in draw_spark, any activity shows at the bottom; above it,
-		 * less than the lowest block is nothing. */
-		if (level == 0 && fill < 0.01)
-			fill = 0.01;
-		if (level > 0 && fill < 0.125)
-			continue;
-		draw_text(y, col, 1, st, "%s", draw_level_glyph(fill > 1 ? 1 : fill));
-	}
-}
-
 /* The lines of row rd from y0 (its first line, maybe above ylo) that fall
  * in ylo..yhi-1. */
 static void
@@ -480,7 +455,7 @@ draw_row(const struct view_ctx *ctx, const struct row_def *rd, int parts, int y0
 			draw_spark(y, ctx->x + c.chart, c.chart_w, v, n, eff ? 100 : max,
 			    chart_st);
 		else
-			draw_tall_part(y, ctx->x + c.chart, c.chart_w, v, n, max, p, parts,
+			view_chart_line(y, ctx->x + c.chart, c.chart_w, v, n, max, p, parts,
 			    chart_st);
 	}
 }

@@ -82,6 +82,16 @@ void view_clock(double wall, char *dst, size_t size);
 int view_events_inline(const struct view_ctx *ctx, int y, int x, int end);
 /* Whether there is such an event to show. */
 bool view_events_recent(const struct view_ctx *ctx);
+/* The same events one a line, "Events" before the first, each cut at a
+ * word to w columns, at most rows of them; returns the lines used. */
+int view_events_lines(const struct view_ctx *ctx, int y, int x, int w, int rows);
+/* s in at most w columns into dst: whole when it fits, else cut at a word
+ * with an ellipsis. Returns the columns it takes. */
+int view_fit(const char *s, int w, char *dst, size_t size);
+/* Line part (0 at the top) of a chart parts lines tall of the last w of
+ * the n values v, scaled to max. */
+void view_chart_line(int y, int x, int w, const double *v, int n, double max, int part,
+		     int parts, enum style st);
 /* Rates of counter c for the n entries ending at ctx->seq (oldest first);
  * NAN where unknown. Returns how many were filled (<= n). */
 int view_rates(const struct view_ctx *ctx, enum counter c, double *out, int n);

@@ -1,5 +1,6 @@
 /* The dashboard's chrome: the header (host, LIVE/PAUSED/REPLAY, interval,
- * REC, uptime), the tabs and the status line (prompts, messages, keys). */
+ * REC, the uptime of the entry shown), the tabs and the status line
+ * (prompts, messages, keys). */
 #include "dashboard/dashboard-int.h"
 #include "util/fmt.h"
 #include "views/draw.h"
@@ -26,8 +27,7 @@ chrome_rec_error(const char *path, const char *err, char *dst, size_t size)
 void
 chrome_header(struct dashboard *d, uint64_t seq)
 {
-	const struct sample *s = d->f->tick.s;
-	double wall = history_wall(d->h, seq);
+	double wall = history_wall(d->h, seq), uptime;
 	char when[32] = "", up[32] = "", every[32];
 	struct tm tm;
 	time_t t;
@@ -69,8 +69,11 @@ chrome_header(struct dashboard *d, uint64_t seq)
 		x += draw_text(0, x, COLS - x, rs.stopped ? ST_SELECTED : ST_BAD, " REC %s%s ", sz,
 			       rs.stopped ? " STOPPED" : rs.lost ? " (lost some)" : "");
 	}
-	if (sample_has(s, SRC_UPTIME)) {
-		fmt_duration(s->uptime, up, sizeof(up));
+	/* The uptime of the entry shown, so that it stands still while paused
+	 * and steps with the entry. */
+	uptime = history_uptime(d->h, seq);
+	if (!isnan(uptime)) {
+		fmt_duration(uptime, up, sizeof(up));
 		draw_text(0, x, COLS - x, ST_HEADER, " up %s", up);
 	}
 }

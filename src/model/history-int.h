@@ -38,6 +38,7 @@ enum {
 	M_N_TOP,
 	M_TOP,					/* [k][TOP_...] */
 	M_PTI = M_TOP + HIST_TASK_GROUPS * 5,	/* the read in force + 1: 0 none */
+	M_UPTIME,				/* centiseconds since boot + 1: 0 unknown */
 	M_BUDDY,				/* [zone][order], n_zones x n_orders */
 	M_WMARK = M_BUDDY + MAX_ZONES * MAX_ORDERS,	/* [zone][field] pages + 1: 0 unknown */
 	M_COUNT = M_WMARK + MAX_ZONES * WM_COUNT

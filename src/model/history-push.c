@@ -297,6 +297,9 @@ history_push(struct history *h, const struct sample *s, const struct task_groups
 		pti_seq = (int64_t)h->pti_next - 1;
 	}
 	e.m.v[M_PTI] = (uint64_t)(pti_seq + 1);
+	/* Paused, the header shows the uptime of the entry, not the newest. */
+	if (sample_has(s, SRC_UPTIME) && s->uptime >= 0 && s->uptime < 1e15)
+		e.m.v[M_UPTIME] = (uint64_t)(s->uptime * 100 + 0.5) + 1;
 
 	hist_put_entry(h, seq, &e);
 	h->next++;

@@ -126,6 +126,17 @@ history_mono(const struct history *h, uint64_t seq)
 	return sl ? sl->mono : NAN;
 }
 
+double
+history_uptime(const struct history *h, uint64_t seq)
+{
+	uint64_t v;
+
+	if (!slot_at(h, seq))
+		return NAN;
+	v = hist_moment_at(h, seq)->v[M_UPTIME];
+	return v ? (double)(v - 1) / 100 : NAN;
+}
+
 int64_t
 history_ctr_delta(const struct history *h, uint64_t seq, enum counter c)
 {
@@ -196,6 +207,7 @@ history_entry(const struct history *h, uint64_t seq, struct hist_entry *out)
 			l->avg300 = (uint32_t)avg[2];
 		}
 	out->pti_seq = (int64_t)m->v[M_PTI] - 1;
+	out->uptime = m->v[M_UPTIME] ? (double)(m->v[M_UPTIME] - 1) / 100 : NAN;
 	for (int f = 0; f < TS_COUNT; f++)
 		out->tasks.state[f] = (uint32_t)m->v[M_STATE + f];
 	out->tasks.total = (uint32_t)m->v[M_TOTAL];

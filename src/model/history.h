@@ -110,6 +110,7 @@ struct hist_entry {
 	struct { struct hist_psi_line some, full; } psi[PSI_COUNT];
 	uint32_t ctr_valid;		/* bit per enum counter: the kernel has it */
 	int64_t pti_seq;		/* the pagetypeinfo read in force, -1 none */
+	double uptime;			/* seconds since boot, NAN unknown */
 	struct hist_tasks tasks;	/* valid with SRC_BIT(SRC_TASKS) */
 };
 
@@ -185,6 +186,8 @@ bool history_has(const struct history *h, uint64_t seq);
 uint32_t history_valid(const struct history *h, uint64_t seq);	/* 0 when not held */
 double history_wall(const struct history *h, uint64_t seq);	/* NAN when not held */
 double history_mono(const struct history *h, uint64_t seq);	/* NAN when not held */
+/* The uptime the entry's sample read; NAN when not held or not read. */
+double history_uptime(const struct history *h, uint64_t seq);
 /* The increase of counter c since the entry before (which must still be
  * held), or -1 when unknown: the first entry, a reset, a counter the
  * kernel lacks. */
