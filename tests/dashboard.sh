@@ -297,7 +297,7 @@ if [ -d /proc/self/task ]; then
 	tm resize-window -t tk -x 200 -y 60
 	check_screen "200x60: the task states on a line" tk '^Tasks [0-9]+ running  [0-9]+ blocked  [0-9]+ sleeping '
 	check_screen "200x60: the blocked groups one a line" tk \
-		'^       [0-9]+ vfork, (≥)?[0-9]+s: parent waiting for its vfork child'
+		'^       [0-9]+ vfork, (≥)?[0-9][0-9dhms]*: parent waiting for its vfork child'
 	check_screen "200x60: the newest event first" tk '^Events [0-9:]{8} oom-kill tail:32464 anon 63\.8M file 1\.6M'
 	check_eq "200x60: the four events, one a line" \
 		"$(screen_of tk | grep -cE '^(Events|      ) [0-9:]{8} (oom-kill|oom-invoked|alloc-failure|hung-task) ')" 4
