@@ -66,6 +66,10 @@ run(const uint8_t *data, size_t len)
 	if ((z = differs(&s.buddy, &again)) >= 0)
 		fuzz_fail("buddyinfo: row %d differs with a '\\n' after", z);
 
+	/* A name the printer escapes does not parse back as it was. */
+	for (z = 0; z < s.buddy.n_zones; z++)
+		if (!fuzz_plain(s.buddy.zones[z].zone))
+			return;
 	text = fuzz_print_proc(&s, SRC_BUDDYINFO, &n);
 	if (buddyinfo_parse(text, n, &again, &err) != 0)
 		fuzz_fail("buddyinfo: printed, line %d does not parse back: %s\n%s", err.line,

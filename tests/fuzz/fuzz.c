@@ -1,6 +1,7 @@
 /* What every fuzz target shares: the registry, failing, seeds, and, built
  * with FUZZ_LIBFUZZER, libFuzzer's entry points. */
 #include "fuzz.h"
+#include "util/text.h"
 
 #include <sys/stat.h>
 
@@ -291,3 +292,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 }
 
 #endif
+
+bool
+fuzz_plain(const char *name)
+{
+	char esc[TEXT_ESCAPED_SIZE(256)];
+
+	return strlen(name) < 256 && strcmp(text_esc(esc, sizeof(esc), name), name) == 0;
+}

@@ -90,6 +90,9 @@ char *fuzz_with_newline(const uint8_t *data, size_t len);
  * malloc'd; *len is set. */
 struct sample;
 char *fuzz_print_proc(const struct sample *s, int src, size_t *len);
+/* Whether a name prints as itself: the printers escape controls and
+ * invalid UTF-8 (text_escape), and such a name does not parse back. */
+bool fuzz_plain(const char *name);
 
 /* Hands the file at rel (under the top of the source tree), or each file
  * in that directory, to emit; -1 if one could not be read. */

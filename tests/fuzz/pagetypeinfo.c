@@ -74,6 +74,19 @@ run(const uint8_t *data, size_t len)
 	}
 	check(&s.pti);
 
+	/* A name the printer escapes does not parse back as it was. */
+	for (int i = 0; i < s.pti.n_types; i++)
+		if (!fuzz_plain(s.pti.types[i]))
+			return;
+	for (int i = 0; i < s.pti.n_free; i++)
+		if (!fuzz_plain(s.pti.free[i].zone))
+			return;
+	for (int i = 0; i < s.pti.n_blocks; i++)
+		if (!fuzz_plain(s.pti.blocks[i].zone))
+			return;
+	for (int i = 0; i < s.pti.n_mixed; i++)
+		if (!fuzz_plain(s.pti.mixed[i].zone))
+			return;
 	/* The printer groups rows by node, so the order may change once;
 	 * then it is a fixed point. */
 	text = fuzz_print_proc(&s, SRC_PAGETYPEINFO, &n);
