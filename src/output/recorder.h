@@ -63,7 +63,9 @@ struct recorder_status {
 struct recorder;
 
 /* Creates path (mode 0600, never overwriting) and starts the writer
- * thread; NULL with why if it cannot. o may be NULL for the defaults. */
+ * thread; NULL with why if it cannot. A FIFO already there is written to
+ * instead; a symbolic link is never followed. o may be NULL for the
+ * defaults. */
 struct recorder *recorder_start(const char *path, const struct rec_header *h,
     const struct recorder_opts *o, char *why, size_t whylen);
 /* The same onto fd (a pipe too), which the recorder then owns. */
