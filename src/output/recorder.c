@@ -273,9 +273,11 @@ write_entry(struct recorder *rec, const struct entry *e, struct gap *g,
 		return 0;
 	}
 	/* A tenth early, so that what was pushed an interval ago is out
-	 * even counting the time the write takes. */
+	 * even counting the time the write takes. The first sample goes
+	 * out at once: a recorder killed in its first seconds keeps it. */
 	if (r == 0 && *due == 0)
-		*due = e->mono + 0.9 * rec->o.flush_interval;
+		*due = rec_writer_samples(rec->w) == 0 ? e->mono :
+		    e->mono + 0.9 * rec->o.flush_interval;
 	return r;
 }
 

@@ -36,7 +36,8 @@
 
 struct recorder_opts {
 	double flush_interval;	/* seconds; 0: 5. A killed pagetop loses
-				 * at most this much */
+				 * at most this much; the first sample is
+				 * flushed at once */
 	uint64_t max_size;	/* bytes of file; 0: no limit */
 	size_t queue_size;	/* bytes; 0: 4 MiB */
 	int keyframe_every;	/* samples; 0: REC_KEYFRAME_EVERY */
