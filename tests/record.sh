@@ -118,6 +118,17 @@ for i in 1 2 3; do
 	if [ "$n" -ge 5 ]; then ok "SIGKILL after 1.$i s: $n samples replay"; else not_ok "SIGKILL after 1.$i s: samples replay" "only $n"; fi
 done
 
+# SIGKILL in the first seconds, at the default flush interval (5 s): the
+# first flush comes after the first sample, so what was sampled is kept.
+$PAGETOP record --proc-root $T/root -o $T/early.ptrec -d 0.5 2>/dev/null &
+kpid=$!
+sleep 1.5
+kill -KILL $kpid
+wait $kpid 2>/dev/null
+n=$($PAGETOP dump $T/early.ptrec --json 2>/dev/null | wc -l)
+if [ "$n" -ge 1 ]; then ok "SIGKILL after 1.5 s at the default flush: $n samples kept"; else not_ok "SIGKILL after 1.5 s at the default flush: samples kept" "$($PAGETOP dump --info $T/early.ptrec 2>&1)"; fi
+check_match "... and dump --info counts them" "$($PAGETOP dump --info $T/early.ptrec 2>&1)" "[1-9][0-9]* samples"
+
 # --duration and --max-size stop cleanly.
 $PAGETOP record --proc-root $T/root -o $T/dur.ptrec -d 0.2 --duration 1 2>/dev/null
 check_eq "--duration 1 at 0.2 s: 5 samples" "$($PAGETOP dump $T/dur.ptrec --info | sed -n 's/^\([0-9]*\) samples$/\1/p')" 5

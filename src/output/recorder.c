@@ -18,7 +18,10 @@
 #include "output/recorder.h"
 #include "util/clock.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -270,9 +273,11 @@ write_entry(struct recorder *rec, const struct entry *e, struct gap *g,
 		return 0;
 	}
 	/* A tenth early, so that what was pushed an interval ago is out
-	 * even counting the time the write takes. */
+	 * even counting the time the write takes. The first sample goes
+	 * out at once: a recorder killed in its first seconds keeps it. */
 	if (r == 0 && *due == 0)
-		*due = e->mono + 0.9 * rec->o.flush_interval;
+		*due = rec_writer_samples(rec->w) == 0 ? e->mono :
+		    e->mono + 0.9 * rec->o.flush_interval;
 	return r;
 }
 
@@ -468,6 +473,59 @@ header_with(struct rec_header *buf, const struct rec_header *h,
 	return buf;
 }
 
+/* Opens path once, never following a symlink, and decides on what was
+ * opened: a file it created, or a FIFO that was there. A stat() before
+ * the open would let another user swap the name in between. */
+static int
+open_output(const char *path, bool *created, char *why, size_t whylen)
+{
+	struct stat st;
+	int fd, flags;
+
+	*created = false;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0600);
+	if (fd >= 0) {
+		*created = true;
+		return fd;
+	}
+	if (errno != EEXIST)
+		goto fail;
+	/* Never waits for a reader: that is the writer thread's job. */
+	if ((fd = open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY |
+	    O_CLOEXEC)) < 0) {
+		if (errno == ELOOP) {
+			snprintf(why, whylen, "%s: a symbolic link (not "
+			    "followed: name the file itself)", path);
+			return -1;
+		}
+		if (errno == ENXIO) {
+			snprintf(why, whylen, "%s: a FIFO nobody reads", path);
+			return -1;
+		}
+		goto fail;
+	}
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		goto fail;
+	}
+	if (!S_ISFIFO(st.st_mode)) {
+		close(fd);
+		snprintf(why, whylen, "%s: already exists (a recording is "
+		    "never overwritten)", path);
+		return -1;
+	}
+	if ((flags = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == -1) {
+		close(fd);
+		goto fail;
+	}
+	return fd;
+fail:
+	snprintf(why, whylen, "%s: %s", path, strerror(errno));
+	return -1;
+}
+
 struct recorder *
 recorder_start(const char *path, const struct rec_header *h,
     const struct recorder_opts *o, char *why, size_t whylen)
@@ -475,12 +533,20 @@ recorder_start(const char *path, const struct rec_header *h,
 	struct rec_header hd;
 	struct rec_writer *w;
 	struct recorder *rec;
+	bool created;
+	int fd;
 
-	if ((w = rec_writer_open(path, header_with(&hd, h, o), why, whylen)) ==
-	    NULL)
+	if ((fd = open_output(path, &created, why, whylen)) < 0)
 		return NULL;
-	if ((rec = recorder_new(w, o, why, whylen)) == NULL)
+	if (!created)
+		return recorder_new_fd(fd, path, header_with(&hd, h, o), o, why,
+		    whylen);
+	if ((w = rec_writer_fdopen(fd, path, header_with(&hd, h, o), why,
+	    whylen)) == NULL ||
+	    (rec = recorder_new(w, o, why, whylen)) == NULL) {
 		unlink(path);	/* ours, and empty */
+		return NULL;
+	}
 	return rec;
 }
 

@@ -36,7 +36,8 @@
 
 struct recorder_opts {
 	double flush_interval;	/* seconds; 0: 5. A killed pagetop loses
-				 * at most this much */
+				 * at most this much; the first sample is
+				 * flushed at once */
 	uint64_t max_size;	/* bytes of file; 0: no limit */
 	size_t queue_size;	/* bytes; 0: 4 MiB */
 	int keyframe_every;	/* samples; 0: REC_KEYFRAME_EVERY */
@@ -63,7 +64,9 @@ struct recorder_status {
 struct recorder;
 
 /* Creates path (mode 0600, never overwriting) and starts the writer
- * thread; NULL with why if it cannot. o may be NULL for the defaults. */
+ * thread; NULL with why if it cannot. A FIFO already there is written to
+ * instead; a symbolic link is never followed. o may be NULL for the
+ * defaults. */
 struct recorder *recorder_start(const char *path, const struct rec_header *h,
     const struct recorder_opts *o, char *why, size_t whylen);
 /* The same onto fd (a pipe too), which the recorder then owns. */

@@ -84,24 +84,16 @@ recording_start(struct recording *r, const char *path, const struct host *h,
 	r->cap = RECORDING_BUF;
 	{
 		struct recorder_opts ro = *o;
-
-		struct stat st;
-		int fd = -1;
+		int fd = strcmp(path, "-") == 0 ? dup(STDOUT_FILENO) : -1;
 
 		if (ro.keyframe_every <= 0)
 			ro.keyframe_every = RECORDING_KEYFRAME_EVERY;
-		/* "-" is standard output and a FIFO is written as it is, for
+		/* "-" is standard output, and a FIFO is written as it is
+		 * (recorder_start decides on what it opened), for
 		 * `pagetop record -o - | ssh box 'cat > file'`. */
-		if (strcmp(path, "-") == 0) {
-			fd = dup(STDOUT_FILENO);
-		} else if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
-			/* Never wait here for a reader: that is the writer thread's job. */
-			if ((fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
-				snprintf(why, size, "%s: %s", path, errno == ENXIO ?
-					 "a FIFO nobody reads" : strerror(errno));
-				goto fail;
-			}
-			fcntl(fd, F_SETFL, 0);
+		if (fd < 0 && strcmp(path, "-") == 0) {
+			snprintf(why, size, "standard output: %s", strerror(errno));
+			goto fail;
 		}
 		if (fd >= 0 ? !(r->rec = recorder_start_fd(fd, path, &hd, &ro, why, size)) :
 		    !(r->rec = recorder_start(path, &hd, &ro, why, size)))

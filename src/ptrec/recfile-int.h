@@ -62,6 +62,10 @@ enum frame_type {
 #define CHUNK_COUNT_MAX	4096
 /* A reader decompresses at most this much of one chunk. */
 #define CHUNK_DEC_MAX	(2 * CHUNK_RAW_MAX + 2 * REC_SAMPLE_MAX)
+/* No frame but an INDEX (or one of a newer type) is longer than this: a
+ * chunk's compressed bytes are fewer than it expands to, and its times
+ * fit in the rest. Reading without the index checks no longer one. */
+#define FRAME_CHECK_MAX	(CHUNK_DEC_MAX + (64u << 10))
 /* A recorder compresses a few hundred bytes a second: the strongest level
  * costs some 30 us a sample and saves 7% over level 3. Its match tables
  * are cut to what a 2 MiB window of such data needs (4 MB, not 85). */
@@ -171,6 +175,16 @@ bool recfile_times_set(struct rec_reader *r, size_t at, const uint8_t *p,
 bool recfile_chunk_add(struct rec_reader *r, uint64_t off, uint64_t len,
     uint32_t count, uint64_t file_first, bool keyframe);
 int recfile_scan(struct rec_reader *r);
+
+/* recfile-resync.c: the frames of a file in one pass (see there). */
+struct recfile_resync;
+struct recfile_resync *recfile_resync_new(void);
+void recfile_resync_free(struct recfile_resync *rs);
+/* The next whole frame at or after from: FRAME_OK, FRAME_CUT when there
+ * is none, FRAME_ERR (r->rerr says why). Calls in turn with from at the
+ * end of the frame before cost one read of the file in all. */
+int recfile_resync_next(struct rec_reader *r, struct recfile_resync *rs,
+    uint64_t from, struct frame *f);
 
 /* recfile-index.c */
 int recfile_index_load(struct rec_reader *r);

@@ -31,8 +31,9 @@ rec_reader_open(const char *path, char *why, size_t whylen)
 	size_t n;
 	int fd, e;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 ||
-	    fstat(fd, &st) != 0) {
+	/* Non-blocking: a FIFO must be refused, not waited on. */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) <
+	    0 || fstat(fd, &st) != 0) {
 		recfile_say(why, whylen, "%s: %s", path,
 		    recfile_errstr(errno, eb, sizeof(eb)));
 		if (fd >= 0)
@@ -40,7 +41,10 @@ rec_reader_open(const char *path, char *why, size_t whylen)
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		recfile_say(why, whylen, "%s: not a regular file", path);
+		recfile_say(why, whylen, "%s: not a regular file (a recording "
+		    "cannot be read from a %s)", path, S_ISFIFO(st.st_mode) ?
+		    "FIFO or pipe" : S_ISDIR(st.st_mode) ? "directory" :
+		    "device or socket");
 		close(fd);
 		return NULL;
 	}

@@ -1,10 +1,11 @@
 /*
  * Reading a recording without its index: a window on the file, the frame
- * at an offset and the next whole frame after damage (resync), then every
- * frame in turn (scan), which rebuilds the lists of chunks, times, marks,
- * gaps and damage that the index would have given. The list builders
- * (chunk_add, times_set, event_add, damage_add) and chunk_parse serve the
- * index reader and the sample reader too.
+ * at an offset, then every frame in turn (scan, which finds them and what
+ * lies between them in one pass with recfile-resync.c), rebuilding the
+ * lists of chunks, times, marks, gaps and damage that the index would
+ * have given. The list builders (chunk_add, times_set, event_add,
+ * damage_add) and chunk_parse serve the index reader and the sample
+ * reader too.
  */
 
 #include "ptrec/recfile-int.h"
@@ -79,37 +80,6 @@ recfile_frame_at(struct rec_reader *r, uint64_t off, struct frame *f,
 	f->p = h + FRAME_HEAD;
 	f->len = len;
 	return FRAME_OK;
-}
-
-/* The offset of the next whole frame at or after from (size: none). */
-static int
-resync(struct rec_reader *r, uint64_t from, uint64_t *next)
-{
-	uint64_t size = r->info.size, pos = from, cand;
-	const uint8_t *p, *hit;
-	struct frame f;
-	size_t n;
-	int st;
-
-	while (pos + FRAME_HEAD <= size) {
-		n = size - pos < WINDOW ? (size_t)(size - pos) : WINDOW;
-		if ((p = recfile_window(r, pos, n, WINDOW)) == NULL)
-			return -1;
-		if ((hit = memmem(p, n, SYNC, 4)) == NULL) {
-			pos += n - 3;
-			continue;
-		}
-		cand = pos + (uint64_t)(hit - p);
-		if ((st = recfile_frame_at(r, cand, &f, WINDOW)) == FRAME_OK) {
-			*next = cand;
-			return 0;
-		}
-		if (st == FRAME_ERR)
-			return -1;
-		pos = cand + 1;
-	}
-	*next = size;
-	return 0;
 }
 
 bool
@@ -308,46 +278,51 @@ scan_chunk(struct rec_reader *r, struct scan *s, const struct frame *f)
 }
 
 /* Reads every frame: the file was not closed properly, or its index is
- * damaged. */
+ * damaged. One pass (recfile-resync.c), however damaged. */
 int
 recfile_scan(struct rec_reader *r)
 {
 	struct scan s = { 0, 0, false, -1 };
-	uint64_t off = HEAD_LEN, next, size = r->info.size;
+	struct recfile_resync *rs;
+	uint64_t off = HEAD_LEN, size = r->info.size;
 	struct frame f;
-	int st, e;
+	int st, e = 0;
 
+	if ((rs = recfile_resync_new()) == NULL)
+		return -ENOMEM;
 	while (off < size) {
-		if ((st = recfile_frame_at(r, off, &f, WINDOW)) == FRAME_ERR)
-			return -r->rerr;
+		if ((st = recfile_resync_next(r, rs, off, &f)) == FRAME_ERR) {
+			e = -r->rerr;
+			goto out;
+		}
 		if (st != FRAME_OK) {
-			if (resync(r, off + 1, &next) != 0)
-				return -r->rerr;
-			if (next >= size) {
-				r->info.tail = size - off;
-				break;
+			r->info.tail = size - off;
+			break;
+		}
+		if (f.off > off) {
+			if (!recfile_damage_add(r, off, f.off - off, 0)) {
+				e = -ENOMEM;
+				goto out;
 			}
-			if (!recfile_damage_add(r, off, next - off, 0))
-				return -ENOMEM;
 			s.damage = (long)r->ndamage - 1;
 			s.chain = false;
-			off = next;
-			continue;
 		}
 		switch (f.type) {
 		case FT_HEADER:
-			if (off == HEAD_LEN)
+			if (f.off == HEAD_LEN)
 				recfile_header_decode(r, f.p, f.len);
 			break;
 		case FT_CHUNK:
 			if ((e = scan_chunk(r, &s, &f)) != 0)
-				return e;
+				goto out;
 			break;
 		case FT_MARK:
 		case FT_GAP:
 			if (!recfile_event_add(r, &f, r->count) &&
-			    !recfile_damage_add(r, off, FRAME_HEAD + f.len, 0))
-				return -ENOMEM;
+			    !recfile_damage_add(r, f.off, FRAME_HEAD + f.len, 0)) {
+				e = -ENOMEM;
+				goto out;
+			}
 			break;
 		case FT_INDEX:
 		case FT_END:
@@ -356,9 +331,11 @@ recfile_scan(struct rec_reader *r)
 			r->info.unknown_frames++;
 			break;
 		}
-		off += FRAME_HEAD + f.len;
+		off = f.off + FRAME_HEAD + f.len;
 	}
 	if (s.seen_end > s.expected)
 		scan_lost(r, &s, off, s.seen_end - s.expected);
-	return 0;
+out:
+	recfile_resync_free(rs);
+	return e;
 }

@@ -369,7 +369,8 @@ rec_writer_open(const char *path, const struct rec_header *h, char *why,
 	char eb[128];
 	int fd;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0600);
 	if (fd < 0) {
 		if (errno == EEXIST)
 			recfile_say(why, whylen, "%s: already exists (a "

@@ -63,14 +63,27 @@ ssize_t
 procfs_read(struct procfs *p, struct procfs_file *f)
 {
 	char path[PROCFS_PATH_MAX + 64];
+	struct stat st;
 	size_t n = 0;
 	ssize_t r;
 
 	if (f->fd < 0) {
 		procfs_path(p, f->rel, path, sizeof(path));
-		if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		/* Non-blocking, and regular files only (procfs's are too): a
+		 * FIFO or a device planted in a proc root must not hang or
+		 * feed us forever. */
+		if ((f->fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY |
+		    O_CLOEXEC)) < 0) {
 			f->fd = -1;
 			return -errno;
+		}
+		if (fstat(f->fd, &st) < 0) {
+			r = -errno;
+			goto out;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			r = S_ISDIR(st.st_mode) ? -EISDIR : -PROCFS_NOT_REGULAR;
+			goto out;
 		}
 	}
 	for (;;) {

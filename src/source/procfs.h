@@ -6,10 +6,14 @@
 #define PAGETOP_PROCFS_H
 
 #include <stdbool.h>
+#include <errno.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #define PROCFS_PATH_MAX	4096
+/* What procfs_read() returns, negated, for a file that is neither a
+ * regular file nor a directory (a FIFO, a device): "No such device". */
+#define PROCFS_NOT_REGULAR	ENODEV
 
 struct procfs_file {
 	const char *rel;	/* "buddyinfo", "pressure/memory" */
@@ -27,7 +31,8 @@ struct procfs {
 int procfs_init(struct procfs *p, const char *root);
 void procfs_free(struct procfs *p);
 /* Reads f whole into p->buf: the length, or -errno (ENOENT, EACCES,
- * EOPNOTSUPP, EFBIG past the buffer cap). */
+ * EOPNOTSUPP, EFBIG past the buffer cap, EISDIR, PROCFS_NOT_REGULAR
+ * for a FIFO or a device: never opened blocking, never read). */
 ssize_t procfs_read(struct procfs *p, struct procfs_file *f);
 void procfs_close_file(struct procfs_file *f);
 /* "<root>/<rel>" into dst, for messages. */
