@@ -1,7 +1,9 @@
 #!/bin/sh
-# The sample's field ids: pagetop-recording(5) SAMPLE ENCODING, which
-# specifies the format, and enum codec_field in src/ptrec/codec-int.h,
-# which writes it, name the same ids (id -> name, FRAME for F_FRAME).
+# The ids of the recording format: pagetop-recording(5), which specifies
+# it, and the code that writes it name the same sample field ids
+# (SAMPLE ENCODING, enum codec_field in src/ptrec/codec-int.h, FRAME for
+# F_FRAME), frame types (FRAMES, enum frame_type) and header field ids
+# (HEADER, enum header_field in src/ptrec/recfile-common.c).
 set -u
 . "$TESTLIB"
 
@@ -44,4 +46,23 @@ check_eq "every id of the man page is in codec-int.h, same number and name" \
     "$only_man" ""
 check_eq "every id of codec-int.h is in the man page, same number and name" \
     "$only_hdr" ""
+
+# The frame types: FRAMES lists ".B 2 CHUNK", enum frame_type FT_CHUNK = 2.
+man_frames=$(awk '/^\.SH / { in_f = ($0 == ".SH FRAMES") }
+    in_f && /^\.B [0-9]+ [A-Z]+$/ { print $2, $3 }' "$man" | sort -n | tr '\n' ',')
+code_frames=$(awk '/^enum frame_type \{/ { in_e = 1; next } in_e && /^\};/ { in_e = 0 }
+    in_e && /^\tFT_[A-Z]+ = [0-9]+/ { n = $1; sub(/^FT_/, "", n); id = $3; sub(/,$/, "", id)
+	print id, n }' "$TOP_SRCDIR/src/ptrec/recfile-int.h" | sort -n | tr '\n' ',')
+check_match "the man page lists the frame types" "$man_frames" '^1 HEADER,2 CHUNK,'
+check_eq "... the same as enum frame_type" "$man_frames" "$code_frames"
+
+# The header's field ids: HEADER's table " 4  page size in bytes" and enum
+# header_field (names differ: the ids and their count are compared).
+man_hf=$(awk '/^\.SS / { in_h = ($0 == ".SS HEADER") } /^\.S[SH] / && $0 != ".SS HEADER" { in_h = 0 }
+    in_h && /^ ?[0-9]+  [^ ]/ { print $1 + 0 }' "$man" | sort -n | tr '\n' ',')
+code_hf=$(awk '/^enum header_field \{/ { in_e = 1; next } in_e && /^\};/ { in_e = 0 }
+    in_e && /^\tHF_[A-Z_]+ = [0-9]+/ { id = $3; sub(/,$/, "", id); print id + 0 }' \
+    "$TOP_SRCDIR/src/ptrec/recfile-common.c" | sort -n | tr '\n' ',')
+check_match "the man page lists the header's field ids" "$man_hf" '^1,2,3,'
+check_eq "... the same as enum header_field" "$man_hf" "$code_hf"
 done_testing
