@@ -41,6 +41,9 @@ source_reason(const struct source_status *st, char *dst, size_t size)
 	case EPERM:
 		snprintf(dst, size, "permission denied (needs root)");
 		break;
+	case ENODEV:	/* source/procfs.c: a FIFO or device planted in a proc root */
+		snprintf(dst, size, "not a regular file (not read)");
+		break;
 	case EOPNOTSUPP:
 		snprintf(dst, size, "not supported (disabled in this kernel)");
 		break;
