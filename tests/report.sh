@@ -123,7 +123,14 @@ check_match "damaged: the report counts what could be read" "$(cat $T/flip.txt)"
 check_match "... and what could not, under Gaps" "$(cat $T/flip.txt)" "^(Gaps:)? +$lost samples could not be read \\(damage\\)\$"
 check_match "damaged: the rest is summarised" "$(cat $T/flip.txt)" '^  Node 0, zone Normal: worst at '
 within78 "damaged" $T/flip.txt
-head -c $(($(stat -c %s $T/rt.ptrec) * 3 / 4)) $T/rt.ptrec > $T/cut.ptrec
+# Cut inside a frame: a cut that falls between two frames leaves a file
+# that is only unindexed (the recording's size varies from run to run).
+c=$(($(stat -c %s $T/rt.ptrec) * 3 / 4))
+head -c $c $T/rt.ptrec > $T/cut.ptrec
+while ! $PAGETOP dump $T/cut.ptrec --info 2>/dev/null | grep -q 'frame cut short' && [ $c -gt 1000 ]; do
+	c=$((c - 7))
+	head -c $c $T/rt.ptrec > $T/cut.ptrec
+done
 $PAGETOP report $T/cut.ptrec > $T/cut.txt 2>$T/cut.err
 check_eq "cut short: exit 0" "$?" 0
 check_match "cut short: one line of warning" "$(cat $T/cut.err)" "^pagetop: $T/cut.ptrec: cut short"
