@@ -16,9 +16,11 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define HELP_VIEW	(VIEW_COUNT - 1)
@@ -354,13 +356,12 @@ dashboard_tick(struct dashboard *d, double t)
 }
 
 static int
-dashboard_loop(struct dashboard *d)
+dashboard_run_loop(struct dashboard *d, const sigset_t *waiting)
 {
 	struct pollfd pfd[2] = { { .fd = STDIN_FILENO, .events = POLLIN }, { .fd = -1 } };
 	int nfd = 1 + feed_poll_fds(d->f, &pfd[1].fd, 1);
 	bool redraw = true;
 	char mtext[PROMPT_MAX + 1];
-
 	pfd[1].events = POLLIN;
 	d->next_tick = clock_mono() + d->f->interval;
 	while (!quit_asked()) {
@@ -382,8 +383,12 @@ dashboard_loop(struct dashboard *d)
 			redraw = false;
 		}
 		wait_ms = (int)arith_ceil((d->next_tick - clock_mono()) * 1000);
+		if (wait_ms < 0)
+			wait_ms = 0;
 		pfd[0].revents = 0;
-		if (poll(pfd, (nfds_t)nfd, wait_ms < 0 ? 0 : wait_ms) < 0 && errno != EINTR)
+		if (ppoll(pfd, (nfds_t)nfd,
+			  &(struct timespec){ wait_ms / 1000, (wait_ms % 1000) * 1000000L },
+			  waiting) < 0 && errno != EINTR)
 			return 1;
 		/* The terminal went away (its emulator died without a SIGHUP
 		 * reaching us): quit rather than spin on a dead descriptor. */
@@ -404,6 +409,28 @@ dashboard_loop(struct dashboard *d)
 			redraw = true;
 	}
 	return 0;
+}
+
+/* A resize or a quit signal that lands while drawing would wait for the
+ * next tick (an hour at -d 1h): keep them blocked outside the wait, and
+ * let ppoll() take them in atomically. */
+static int
+dashboard_loop(struct dashboard *d)
+{
+	static const int sigs[] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP };
+	sigset_t block, old, waiting;
+	int rc;
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&block, sigs[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	waiting = old;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigdelset(&waiting, sigs[i]);
+	rc = dashboard_run_loop(d, &waiting);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
 }
 
 /* The first sample, the history sized for it, and the view states. */

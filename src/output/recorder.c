@@ -17,6 +17,7 @@
 
 #include "output/recorder.h"
 #include "util/clock.h"
+#include "util/thread.h"
 
 #include <sys/stat.h>
 
@@ -417,7 +418,7 @@ recorder_make(struct rec_writer *w, const struct recorder_opts *o, char *why,
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&rec->wake, &ca);
 	pthread_condattr_destroy(&ca);
-	if (pthread_create(&rec->thread, NULL, recorder_main, rec) != 0) {
+	if (thread_start(&rec->thread, recorder_main, rec) != 0) {
 		pthread_cond_destroy(&rec->wake);
 		pthread_mutex_destroy(&rec->lock);
 		goto fail;

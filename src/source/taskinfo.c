@@ -56,6 +56,7 @@
 
 #include "parse/stack.h"
 #include "util/clock.h"
+#include "util/thread.h"
 
 #define ENTRIES_MAX	512	/* twice the blocked tasks a scan lists */
 #define STACKS_MAX	256	/* as many */
@@ -564,7 +565,7 @@ taskinfo_new(const char *root, bool live)
 	ti->live = live;
 	ti->root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	ti->running = true;
-	if (pthread_create(&ti->thread, NULL, taskinfo_worker, ti) != 0) {
+	if (thread_start(&ti->thread, taskinfo_worker, ti) != 0) {
 		taskinfo_destroy(ti);
 		return NULL;
 	}
