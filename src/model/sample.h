@@ -11,6 +11,7 @@
 #include "parse/meminfo.h"
 #include "parse/pagetypeinfo.h"
 #include "parse/psi.h"
+#include "model/probes.h"
 #include "model/sensors.h"
 #include "model/tasks.h"
 #include "parse/vmstat.h"
@@ -60,7 +61,9 @@ struct sample {
 	double uptime;		/* seconds since boot */
 	struct sensors sensors;	/* read by the dashboard, not by sampler_read() */
 	struct kmsg_sample kmsg;	/* kernel log events: filled by kmsg-source.c */
-	struct tasks tasks;	/* SRC_TASKS: filled by the task scan */
+	struct probes probes;	/* kernel probes: filled by source/probes.c */
+	struct tasks tasks;	/* SRC_TASKS: filled by the task scan; the last
+				 * member (ptrec/codec.c clears up to it) */
 };
 
 /* "buddyinfo", "pressure/memory": the file's path under the proc root. */
