@@ -106,7 +106,7 @@ cpid=$!
 $PAGETOP record --proc-root $T/root -o $T/vanish.ptrec -d 0.1 --duration 3.5 2>$T/vanish.err
 check_eq "record through vanishing files: status 0" "$?" 0
 wait $cpid
-check_eq "... and no error line" "$(grep -Ev '^pagetop: (recording to|recorded [0-9]+ samples)' $T/vanish.err)" ""
+check_eq "... and no error line" "$(grep -Ev '^pagetop: (recording to|recorded [0-9]+ of [0-9]+ samples)' $T/vanish.err)" ""
 $PAGETOP dump $T/vanish.ptrec --json > $T/vanish.jsonl
 # The runs of samples: which files each has, in order.
 runs=$(jq -c '[has("buddyinfo"), has("vmstat"), has("meminfo")]' $T/vanish.jsonl | uniq | tr -d '\n')

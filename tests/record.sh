@@ -33,7 +33,7 @@ sleep 0.3
 kill -INT $rpid
 wait $rpid
 check_eq "record stops cleanly on SIGINT" "$?" 0
-check_match "record says what it wrote" "$(cat $T/rec.err)" "recorded [0-9]+ samples .* to $T/rt.ptrec"
+check_match "record says what it wrote" "$(cat $T/rec.err)" "recorded [0-9]+ of [0-9]+ samples .* to $T/rt.ptrec"
 check_eq "the recording is mode 0600" "$(stat -c %a $T/rt.ptrec)" 600
 
 $PAGETOP dump $T/rt.ptrec --json > $T/rt.jsonl
@@ -138,6 +138,10 @@ check_match "... and says so" "$(cat $T/max.err)" 'max size'
 sz=$(stat -c %s $T/max.ptrec)
 check_eq "... within the limit" "$([ $sz -le 20480 ] && echo yes)" yes
 check "... and the file is whole" $PAGETOP dump $T/max.ptrec --info
+# What record says it recorded is what the file holds, not what it pushed.
+said=$(sed -En 's/.*recorded ([0-9]+) of [0-9]+ samples.*/\1/p' $T/max.err)
+check_eq "... and the count it prints is the file's" "$said" \
+	"$($PAGETOP dump $T/max.ptrec --info | sed -n 's/^\([0-9]*\) samples$/\1/p')"
 
 # A stalled disk: the recording goes to a FIFO whose reader never reads and
 # whose buffer is already full, so the writer thread blocks on its first

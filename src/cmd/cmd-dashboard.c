@@ -87,7 +87,7 @@ cmd_dashboard_exec(int argc, char **argv)
 	if (!dashboard_has_terminal())
 		return 1;
 	if (!(f = live_open(&lo, why, sizeof(why)))) {
-		fprintf(stderr, "pagetop: %s\n", why);
+		cmd_print_lines(stderr, why);
 		return 1;
 	}
 	cmd_command_line(NULL, argc, argv, cmdline, sizeof(cmdline));

@@ -28,7 +28,7 @@ cmd_mark_exec(int argc, char **argv)
 	for (int i = 1; i < argc && n + 1 < sizeof(text); i++)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s", i > 1 ? " " : "", argv[i]);
 	if ((sent = marks_send(text, why, sizeof(why))) < 0) {
-		fprintf(stderr, "pagetop: mark: %s\n", why);
+		cmd_say("mark: %s", why);
 		return 1;
 	}
 	return 0;

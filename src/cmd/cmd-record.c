@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -16,6 +17,7 @@
 #include "util/clock.h"
 #include "util/quit.h"
 #include "util/arith.h"
+#include "util/text.h"
 #include "source/live.h"
 #include "source/marks.h"
 #include "output/recording.h"
@@ -88,7 +90,7 @@ cmd_record_exec(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "pagetop: record: unexpected argument '%s'\n", argv[optind]);
+		cmd_say("record: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
 	/* A malformed table is bad input: said before recording anything. */
@@ -110,7 +112,7 @@ cmd_record_exec(int argc, char **argv)
 		if (n == 0) {
 			if (recording_start(&rec, path, &f->host, s, lo.interval, cmdline, &ro, why,
 					    sizeof(why)) < 0) {
-				fprintf(stderr, "pagetop: %s\n", why);
+				cmd_print_lines(stderr, why);
 				status = 1;
 				goto out;
 			}
@@ -120,7 +122,7 @@ cmd_record_exec(int argc, char **argv)
 		pushed++;
 		recording_status(&rec, &rs);
 		if (rs.stopped) {
-			fprintf(stderr, "pagetop: %s\n", rs.error);
+			cmd_print_lines(stderr, rs.error);
 			status = rs.err == EFBIG ? 0 : 1;
 			said = true;
 			break;
@@ -143,16 +145,20 @@ cmd_record_exec(int argc, char **argv)
 		if (next < clock_mono() - lo.interval)
 			start = clock_mono() - (double)(n + 1) * lo.interval;	/* stalled: no catching up */
 	}
-	if ((r = recording_stop(&rec, why, sizeof(why))) < 0 && r != -EFBIG) {
+	if ((r = recording_finish(&rec, &rs, why, sizeof(why))) < 0 && r != -EFBIG) {
 		if (!said)
-			fprintf(stderr, "pagetop: %s\n", why);
+			cmd_print_lines(stderr, why);
 		status = 1;
 	} else {
+		char shown[3 * PATH_MAX];
 		struct stat st;
 
-		fprintf(stderr, "pagetop: recorded %ld samples (%lld bytes, %llu lost) to %s\n",
-			pushed, stat(path, &st) == 0 ? (long long)st.st_size : -1LL,
-			(unsigned long long)rs.lost, path);
+		/* What the writer wrote, not what was handed to it: a sample
+		 * cut by --max-size or lost to a full queue is not there. */
+		fprintf(stderr, "pagetop: recorded %llu of %ld samples (%lld bytes, "
+			"%llu lost) to %s\n", (unsigned long long)rs.samples, pushed,
+			stat(path, &st) == 0 ? (long long)st.st_size : -1LL,
+			(unsigned long long)rs.lost, text_esc(shown, sizeof(shown), path));
 	}
 out:
 	feed_close(f);

@@ -45,7 +45,7 @@ replay_run(struct dashboard_opts *o, const char *path, const char *at)
 	int status;
 
 	if (!(f = replay_feed_open(path, why, sizeof(why)))) {
-		fprintf(stderr, "pagetop: %s\n", why);
+		cmd_print_lines(stderr, why);
 		return 1;
 	}
 	if (feed_count(f) == 0) {

@@ -54,7 +54,7 @@ cmd_report_exec(int argc, char **argv)
 		return cmd_opt_usage(&cmd_report_entry, false);
 	path = argv[optind];
 	if (!(f = replay_feed_open(path, why, sizeof(why)))) {
-		fprintf(stderr, "pagetop: %s\n", why);
+		cmd_print_lines(stderr, why);
 		return 1;
 	}
 	rp = replay_feed_replay(f);

@@ -89,7 +89,7 @@ cmd_serve_exec(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "pagetop: serve: unexpected argument '%s'\n", argv[optind]);
+		cmd_say("serve: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
 	/* A malformed table is bad input: said, and nothing served. */
@@ -101,7 +101,7 @@ cmd_serve_exec(int argc, char **argv)
 	}
 	if (!(sv = serve_open(listen_spec, shown, sizeof(shown), &open_all, &usage, why,
 			      sizeof(why)))) {
-		fprintf(stderr, "pagetop: serve: %s\n", why);
+		cmd_say("serve: %s", why);
 		if (usage)
 			status = EXIT_USAGE;
 		goto out;

@@ -61,7 +61,7 @@ cmd_snapshot_exec(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "pagetop: snapshot: unexpected argument '%s'\n", argv[optind]);
+		cmd_say("snapshot: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
 	/* A malformed table is bad input; a missing one, a broken install

@@ -1,5 +1,7 @@
 #include "cmd/cmd.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "source/replay.h"
@@ -60,6 +62,18 @@ cmd_print_lines(FILE *f, const char *text)
 		fprintf(f, "pagetop: %s\n", shown);
 		text += n + (text[n] == '\n');
 	}
+}
+
+void
+cmd_say(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	cmd_print_lines(stderr, line);
 }
 
 int

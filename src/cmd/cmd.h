@@ -29,6 +29,9 @@ void cmd_usage(FILE *f);
  * from the command name (NULL for the dashboard) and its arguments. */
 /* Each line of text on f as "pagetop: LINE". */
 void cmd_print_lines(FILE *f, const char *text);
+/* A line on stderr, "pagetop: " first, formatted then escaped whole:
+ * arguments and whys may quote a file or the machine. */
+void cmd_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cmd_command_line(const char *name, int argc, char **argv, char *dst, size_t size);
 
 struct replay;

@@ -290,6 +290,8 @@ recorder_main(void *arg)
 	struct entry e;
 	sigset_t all;
 	char msg[sizeof(rec->st.error)];
+	uint64_t written;
+	size_t pending;
 	double due = 0;
 	bool have, skipped;
 	int r = 0;
@@ -366,12 +368,16 @@ recorder_main(void *arg)
 	if (r == 0 && g.lost > 0)
 		r = rec_writer_gap(rec->w, g.first, g.last, g.lost);
 	/* Closing after an error keeps the file as it was: valid up to the
-	 * last whole frame. */
+	 * last whole frame. The samples of the open chunk are written by the
+	 * close when it succeeds. */
+	written = rec_writer_samples(rec->w);
+	pending = rec_writer_pending(rec->w);
 	r = rec_writer_close(rec->w, msg, sizeof(msg));
 	rec->w = NULL;
 
 	pthread_mutex_lock(&rec->lock);
 	rec->result = r;
+	rec->st.samples = written + (r == 0 ? pending : 0);
 	if (r != 0) {
 		rec->st.stopped = true;
 		rec->st.err = -r;
@@ -564,6 +570,13 @@ recorder_start_fd(int fd, const char *name, const struct rec_header *h,
 int
 recorder_stop(struct recorder *rec, char *why, size_t whylen)
 {
+	return recorder_finish(rec, NULL, why, whylen);
+}
+
+int
+recorder_finish(struct recorder *rec, struct recorder_status *final, char *why,
+    size_t whylen)
+{
 	int r;
 
 	pthread_mutex_lock(&rec->lock);
@@ -575,6 +588,9 @@ recorder_stop(struct recorder *rec, char *why, size_t whylen)
 	r = rec->result;
 	if (why != NULL && whylen > 0)
 		snprintf(why, whylen, "%s", rec->st.error);
+	/* The writer has ended: what it counted is what the file holds. */
+	if (final != NULL)
+		recorder_status(rec, final);
 	pthread_cond_destroy(&rec->wake);
 	pthread_mutex_destroy(&rec->lock);
 	free(rec->ring);

@@ -87,5 +87,9 @@ void recorder_status(struct recorder *rec, struct recorder_status *st);
  * waits for the disk. Returns 0 or a negative errno, with why saying what
  * went wrong during the whole recording (-EFBIG: it stopped at max size). */
 int recorder_stop(struct recorder *rec, char *why, size_t whylen);
+/* The same, with what was finally written (samples, size, lost) in
+ * final. */
+int recorder_finish(struct recorder *rec, struct recorder_status *final,
+    char *why, size_t whylen);
 
 #endif

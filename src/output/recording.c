@@ -147,10 +147,19 @@ recording_status(struct recording *r, struct recorder_status *st)
 int
 recording_stop(struct recording *r, char *why, size_t size)
 {
+	return recording_finish(r, NULL, why, size);
+}
+
+int
+recording_finish(struct recording *r, struct recorder_status *final, char *why,
+    size_t size)
+{
 	int ret = 0;
 
+	if (final != NULL)
+		memset(final, 0, sizeof(*final));
 	if (r->rec)
-		ret = recorder_stop(r->rec, why, size);
+		ret = recorder_finish(r->rec, final, why, size);
 	free(r->prev);
 	free(r->buf);
 	memset(r, 0, sizeof(*r));

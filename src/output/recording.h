@@ -34,6 +34,9 @@ void recording_mark(struct recording *r, double wall, const char *text);
 void recording_status(struct recording *r, struct recorder_status *st);
 /* Drains the queue, closes the file; 0 or -errno with why. */
 int recording_stop(struct recording *r, char *why, size_t size);
+/* The same, with what the file finally holds in final. */
+int recording_finish(struct recording *r, struct recorder_status *final,
+    char *why, size_t size);
 bool recording_active(const struct recording *r);
 
 #endif
