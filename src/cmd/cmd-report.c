@@ -64,7 +64,7 @@ cmd_report_exec(int argc, char **argv)
 		cmd_print_lines(stderr, f->note);
 	n = feed_count(f);
 	if (n == 0) {
-		fprintf(stderr, "pagetop: %s: no samples\n", path);
+		cmd_say("%s: no samples", path);
 		goto out;
 	}
 	/* [from, to): the samples from --since to --until. */
@@ -72,7 +72,7 @@ cmd_report_exec(int argc, char **argv)
 		goto out;
 	status = 1;
 	if (from >= to) {
-		fprintf(stderr, "pagetop: %s: no samples between --since and --until\n", path);
+		cmd_say("%s: no samples between --since and --until", path);
 		goto out;
 	}
 	if (!(rep = report_new(f, f->tick.rs, path))) {
@@ -80,10 +80,20 @@ cmd_report_exec(int argc, char **argv)
 		goto out;
 	}
 	lost = report_feed(rep, f, from, to - 1);
-	/* Damage is a warning: what could be read is still summarised. */
-	replay_report_damage(rp, path, stderr);
+	/* Damage and samples that do not decode are warnings, said as dump
+	 * and export say them: what could be read is still summarised. */
+	snprintf(why, sizeof(why), "%s", f->why);
+	/* The first one's why, as dump and export give it (only on a
+	 * damaged file: a second pass up to it). */
+	for (size_t i = from; lost > 0 && i < to; i++)
+		if (feed_seek(f, i) < 0) {
+			snprintf(why, sizeof(why), "%s", f->why);
+			break;
+		}
 	report_print(rep, stdout);
-	status = fflush(stdout) == 0 && lost < to - from ? 0 : 1;
+	status = cmd_recording_status(rp, path, to - from - lost, lost, why);
+	if (fflush(stdout) != 0)
+		status = 1;
 out:
 	report_free(rep);
 	feed_close(f);
