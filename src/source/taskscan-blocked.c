@@ -44,7 +44,7 @@ task_file_read(struct taskscan *ts, const struct task *e, const char *name,
 	int fd;
 
 	snprintf(path, sizeof(path), "%d/task/%d/%s", e->tgid, e->tid, name);
-	if ((fd = openat(ts->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = openat(ts->root_fd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
 		return -errno;
 	do
 		r = read(fd, buf, size - 1);

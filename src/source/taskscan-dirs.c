@@ -208,7 +208,7 @@ taskscan_task_open(struct taskscan *ts, const struct task *e, const char *name)
 	char path[64];
 
 	snprintf(path, sizeof(path), "%d/task/%d/%s", e->tgid, e->tid, name);
-	return openat(ts->root_fd, path, O_RDONLY | O_CLOEXEC);
+	return openat(ts->root_fd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 }
 
 /* Appends process tgid to p_next: its old tasks as they were when it is

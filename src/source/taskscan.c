@@ -125,7 +125,7 @@ taskscan_new(const char *root)
 	    O_CLOEXEC)) < 0)
 		ts->root_err = errno;
 	else {
-		ts->stat_fd = openat(ts->root_fd, "stat", O_RDONLY | O_CLOEXEC);
+		ts->stat_fd = openat(ts->root_fd, "stat", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		ts->live = strcmp(root, "/proc") == 0 &&
 		    fstatfs(ts->root_fd, &sfs) == 0 &&
 		    sfs.f_type == PROC_SUPER_MAGIC;
