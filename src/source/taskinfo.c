@@ -233,7 +233,7 @@ read_plain(struct taskinfo *ti, int tgid, const char *comm)
 	int fd;
 
 	snprintf(path, sizeof(path), "%d/cmdline", tgid);
-	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0)
 		return;
 	/* What does not fit is not kept: no need to read it. */
 	while (n < sizeof(ti->cmdline) - 1) {
@@ -268,7 +268,7 @@ read_stack(struct taskinfo *ti, int tgid, int tid)
 	int fd;
 
 	snprintf(path, sizeof(path), "%d/task/%d/stack", tgid, tid);
-	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0) {
 		r = -errno;
 		/* No stack file in a task's directory that is there: the
 		 * kernel has no CONFIG_STACKTRACE. Else the task is gone. */
@@ -308,7 +308,7 @@ read_exec_start(struct taskinfo *ti, const char *path, uint64_t *ns)
 	ssize_t r;
 	int fd, digits = 0;
 
-	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
 	do
 		r = read(fd, ti->schedbuf, sizeof(ti->schedbuf) - 1);
@@ -351,7 +351,7 @@ read_processor(struct taskinfo *ti, int tgid, int tid, int *cpu)
 	int fd, k;
 
 	snprintf(path, sizeof(path), "%d/task/%d/stat", tgid, tid);
-	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
 	do
 		r = read(fd, buf, sizeof(buf) - 1);
