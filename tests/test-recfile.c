@@ -752,7 +752,7 @@ test_pti_every(void)
 		rec_reader_info(r, &info);
 	tap_ok(r != NULL && rec_reader_header(r)->pti_every == 2.5,
 	    "it reads back: %g s", r ? rec_reader_header(r)->pti_every : -1);
-	tap_ok(info.major == 2 && info.minor == 1 && info.unknown_fields == 0,
+	tap_ok(info.major == 2 && info.minor == REC_MINOR && info.unknown_fields == 0,
 	    "as a field of format 2.1 (%d.%d, %d unknown)", info.major,
 	    info.minor, info.unknown_fields);
 	tap_ok(r != NULL && rec_reader_header(r)->interval == 1 &&

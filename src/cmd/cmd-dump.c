@@ -15,6 +15,7 @@
 #include "source/replay.h"
 #include "output/sample-json.h"
 #include "output/sample-proc.h"
+#include "output/sample-text.h"
 #include "util/text.h"
 
 /* Text from the recording (or the machine it was made on), escaped for a
@@ -25,7 +26,8 @@ static int cmd_dump_exec(int, char **);
 
 const struct cmd_entry cmd_dump_entry = {
 	.name = "dump",
-	.usage = "FILE [--at TIME] [--source buddyinfo|pagetypeinfo|vmstat|meminfo|pressure|tasks|events|all]\n"
+	.usage = "FILE [--at TIME]\n"
+		 "      [--source buddyinfo|pagetypeinfo|vmstat|meminfo|pressure|tasks|events|probes|all]\n"
 		 "      [--json] | FILE --info",
 	.summary = "print a recording's values at a moment in the kernel's own format (or JSON)",
 	.exec = cmd_dump_exec,
@@ -139,6 +141,9 @@ dump_info(struct feed *f, const char *path)
 /* The kernel log events: not a file of /proc, a bit of their own. */
 #define DUMP_EVENTS	(1u << 31)
 _Static_assert(SRC_COUNT < 31, "DUMP_EVENTS is not a source's bit");
+/* The kernel probes likewise. */
+#define DUMP_PROBES	(1u << 30)
+_Static_assert(SRC_COUNT < 30, "DUMP_PROBES is not a source's bit");
 
 static const struct {
 	const char *name;
@@ -152,6 +157,7 @@ static const struct {
 	  SRC_BIT(SRC_PSI_IRQ) },
 	{ "tasks", SRC_BIT(SRC_TASKS) },
 	{ "events", DUMP_EVENTS },
+	{ "probes", DUMP_PROBES },
 };
 
 /*
@@ -175,7 +181,8 @@ dump_pti_in_force(const struct tick *t, struct sample *shown)
  * does. false when none of the sources asked for is in the sample: then one
  * line on stderr says why (the first one's reason), not an empty output. */
 static bool
-dump_text(const char *path, const struct sample *s, unsigned mask, double pti_when)
+dump_text(const char *path, const struct sample *s, const struct sample *prev, unsigned mask,
+	  double pti_when)
 {
 	char when[32], why[200], e1[TEXT_ESCAPED_SIZE(200)], e2[TEXT_ESCAPED_SIZE(200)];
 	bool first = true;
@@ -195,6 +202,19 @@ dump_text(const char *path, const struct sample *s, unsigned mask, double pti_wh
 		       "*/task/*/stack (blocked tasks)" : source_name(src), when);
 		sample_proc_print(stdout, s, src);
 		first = false;
+	}
+	/* The probes: shown when recorded, or said missing when asked for. */
+	if ((mask & DUMP_PROBES) && s->probes.state != PROBES_NONE) {
+		fmt_time(s->wall, when, sizeof(when));
+		printf("%s==> kernel probes at %s <==\n", first ? "" : "\n", when);
+		sample_text_probes(stdout, s, prev);
+		first = false;
+	} else if ((mask & DUMP_PROBES) && !(mask & ~(DUMP_PROBES | DUMP_EVENTS))) {
+		fmt_time(s->wall, when, sizeof(when));
+		fprintf(stderr, "pagetop: %s: no kernel probes at %s: not recorded (the "
+			"recording was made without them, or by an older pagetop)\n",
+			ESC(e1, path), when);
+		return false;
 	}
 	if (!first || missing < 0)
 		return true;
@@ -344,7 +364,7 @@ cmd_dump_exec(int argc, char **argv)
 		}
 		read++;
 		/* One moment shows the pagetypeinfo read in force there. */
-		if (from == to && (mask & SRC_BIT(SRC_PAGETYPEINFO))) {
+		if (from == to && (mask & (SRC_BIT(SRC_PAGETYPEINFO) | DUMP_PROBES))) {
 			if (!shown && !(shown = malloc(sizeof(*shown)))) {
 				fprintf(stderr, "pagetop: out of memory\n");
 				status = 1;
@@ -370,7 +390,7 @@ cmd_dump_exec(int argc, char **argv)
 		shown_one = true;
 		if (printed && (mask & ~DUMP_EVENTS))
 			printf("\n");
-		if (!dump_text(path, shown ? shown : t->s, mask, pti_when))
+		if (!dump_text(path, shown ? shown : t->s, t->prev, mask, pti_when))
 			status = 1;
 	}
 	if (!as_json && mask == DUMP_EVENTS && !printed && read)

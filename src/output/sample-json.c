@@ -322,6 +322,8 @@ sample_json_at(struct json *j, const struct sample *s, const struct task_groups 
 		json_tasks(j, &s->tasks, groups, s->mono);
 	if (s->kmsg.read)
 		json_events(j, s);
+	if (s->probes.state != PROBES_NONE)
+		sample_json_probes(j, &s->probes);
 	json_array_begin(j, "unavailable");
 	for (int i = 0; i < SRC_COUNT; i++) {
 		if (sample_has(s, i) || s->status[i].err == SRC_NOT_READ)
@@ -340,5 +342,166 @@ sample_json_at(struct json *j, const struct sample *s, const struct task_groups 
 		json_object_end(j);
 	}
 	json_array_end(j);
+	json_object_end(j);
+}
+
+static void
+json_u64s(struct json *j, const char *key, const uint64_t *v, int n)
+{
+	json_array_begin(j, key);
+	for (int i = 0; i < n; i++)
+		json_u64(j, NULL, v[i]);
+	json_array_end(j);
+}
+
+static void
+json_probe_hist(struct json *j, const char *key, const struct probe_hist *h)
+{
+	json_object_begin(j, key);
+	json_u64(j, "count", h->count);
+	json_u64(j, "sum_ns", h->sum_ns);
+	json_u64s(j, "buckets", h->bucket, PROBE_BUCKETS);
+	json_object_end(j);
+}
+
+static void
+json_probe_bits(struct json *j, const char *key, uint32_t bits)
+{
+	json_array_begin(j, key);
+	for (int i = 0; i < PROBE_ID_COUNT; i++)
+		if (bits & (1u << i))
+			json_str(j, NULL, probe_name(i));
+	json_array_end(j);
+}
+
+static void
+json_probe_daemon(struct json *j, const char *key, const uint64_t *wakes,
+		  const uint64_t *order, const uint64_t *awake)
+{
+	json_object_begin(j, key);
+	json_u64s(j, "wakes_by_node", wakes, PROBE_NODES);
+	json_u64s(j, "wakes_by_order", order, PROBE_ORDERS);
+	json_u64s(j, "awake_ns_by_node", awake, PROBE_NODES);
+	json_object_end(j);
+}
+
+static void
+json_probe_tick(struct json *j, const struct probes *p)
+{
+	json_array_begin(j, "tasks");
+	for (int i = 0; i < p->n_tasks && i < PROBE_TOP_TASKS; i++) {
+		const struct probe_task *t = &p->task[i];
+
+		json_object_begin(j, NULL);
+		json_int(j, "tid", t->tid);
+		json_str(j, "comm", t->comm);
+		json_array_begin(j, "kinds");
+		for (int k = 0; k < STALL_KIND_COUNT; k++)
+			if (t->kinds & (1u << k))
+				json_str(j, NULL, probe_stall_name(k));
+		json_array_end(j);
+		json_u64(j, "count", t->count);
+		json_u64(j, "total_ns", t->total_ns);
+		json_u64(j, "max_ns", t->max_ns);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_array_begin(j, "dstacks");
+	for (int i = 0; i < p->n_dstacks && i < PROBE_TOP_STACKS; i++) {
+		const struct probe_dstack *d = &p->dstack[i];
+
+		json_object_begin(j, NULL);
+		json_u64(j, "count", d->count);
+		json_u64(j, "total_ns", d->total_ns);
+		json_u64(j, "max_ns", d->max_ns);
+		json_int(j, "last_tid", d->last_tid);
+		json_str(j, "last_comm", d->last_comm);
+		json_array_begin(j, "stack");
+		for (int f = 0; f < d->stack.n && f < PROBE_STACK_FRAMES; f++)
+			json_str(j, NULL, d->stack.func[f]);
+		json_array_end(j);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+/* The probes as recorded: cumulative figures since they attached (a
+ * consumer differences two samples of the same epoch) and this tick's. */
+void
+sample_json_probes(struct json *j, const struct probes *p)
+{
+	static const char *const st[] = { "none", "on", "unavailable" };
+
+	json_object_begin(j, "probes");
+	json_str(j, "state", (unsigned)p->state < 3 ? st[p->state] : "?");
+	json_str(j, "why", p->why);
+	if (p->state != PROBES_ON) {
+		json_object_end(j);
+		return;
+	}
+	json_probe_bits(j, "attached", p->attached);
+	json_probe_bits(j, "missing", p->missing);
+	json_u64(j, "epoch_ns", p->epoch);
+	json_array_begin(j, "bucket_le_us");
+	for (int i = 0; i < PROBE_BUCKETS - 1; i++)
+		json_u64(j, NULL, probe_bucket_le_us(i));
+	json_array_end(j);
+	json_object_begin(j, "stall");
+	for (int k = 0; k < STALL_KIND_COUNT; k++) {
+		const struct probe_stall *s = &p->stall[k];
+
+		json_object_begin(j, probe_stall_name(k));
+		json_probe_hist(j, "latency", &s->lat);
+		json_u64s(j, "count_by_order", s->order_count, PROBE_ORDERS);
+		json_u64s(j, "ns_by_order", s->order_ns, PROBE_ORDERS);
+		json_u64(j, "reclaimed", s->reclaimed);
+		json_u64(j, "tick_max_ns", s->tick_max_ns);
+		json_object_end(j);
+	}
+	json_object_end(j);
+	json_object_begin(j, "compaction");
+	for (int r = 0; r < COMPACT_R_COUNT; r++) {
+		json_object_begin(j, probe_compact_result_name(r));
+		json_u64(j, "runs", p->compact_result[r]);
+		json_probe_hist(j, "latency", &p->compact_lat[r]);
+		json_object_end(j);
+	}
+	json_u64s(j, "tries_by_order", p->compact_try, PROBE_ORDERS);
+	json_u64s(j, "deferred_by_order", p->compact_deferred, PROBE_ORDERS);
+	json_object_end(j);
+	json_object_begin(j, "throttle");
+	for (int r = 0; r < THROTTLE_REASON_COUNT; r++) {
+		json_object_begin(j, probe_throttle_name(r));
+		json_u64(j, "count", p->throttle_count[r]);
+		json_u64(j, "us", p->throttle_us[r]);
+		json_object_end(j);
+	}
+	json_object_end(j);
+	json_array_begin(j, "fallbacks");
+	for (int o = 0; o < PROBE_ORDERS; o++)
+		for (int a = 0; a < PROBE_MIGRATETYPES; a++)
+			for (int t = 0; t < PROBE_MIGRATETYPES; t++) {
+				if (!p->fallback[o][a][t])
+					continue;
+				json_object_begin(j, NULL);
+				json_int(j, "order", o);
+				json_int(j, "asked", a);
+				json_int(j, "taken", t);
+				json_u64(j, "count", p->fallback[o][a][t]);
+				json_object_end(j);
+			}
+	json_array_end(j);
+	json_u64s(j, "fallback_fragmenting_by_order", p->fallback_fragmenting, PROBE_ORDERS);
+	json_u64s(j, "fallback_owner_by_order", p->fallback_owner, PROBE_ORDERS);
+	json_probe_daemon(j, "kswapd", p->kswapd_wakes, p->kswapd_wake_order, p->kswapd_awake_ns);
+	json_probe_daemon(j, "kcompactd", p->kcompactd_wakes, p->kcompactd_wake_order,
+			  p->kcompactd_awake_ns);
+	json_u64(j, "reclaim_writes", p->reclaim_writes);
+	json_object_begin(j, "dsleep");
+	json_u64(j, "min_ns", p->dsleep_min_ns);
+	json_probe_hist(j, "latency", &p->dsleep);
+	json_u64(j, "lost", p->dsleep_lost);
+	json_object_end(j);
+	json_probe_tick(j, p);
 	json_object_end(j);
 }

@@ -14,5 +14,8 @@ void sample_json(struct json *j, const struct sample *s, const struct task_group
  * it is not s's own time (NAN: s's own read). */
 void sample_json_at(struct json *j, const struct sample *s, const struct task_groups *groups,
 		    double pti_when);
+/* The "probes" member: the probes as recorded (sample_json writes it
+ * when their state is not NONE). */
+void sample_json_probes(struct json *j, const struct probes *p);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "model/counters.h"
 #include "model/frag.h"
+#include "model/probe-derive.h"
 #include "model/taskgroups.h"
 #include "util/fmt.h"
 #include "util/text.h"
@@ -342,4 +343,159 @@ sample_text(FILE *f, const struct sample *s, const struct task_groups *groups, c
 		kmsg_reason(s->kmsg.err, why, sizeof(why));
 		fprintf(f, "  %-16s %s\n", "kmsg", ESC(shown, why));
 	}
+}
+
+/* A latency in ns as us, ms or s, three figures. */
+void
+sample_text_ns(uint64_t ns, char *dst, size_t size)
+{
+	double v = (double)ns;
+
+	if (ns < 1000000)
+		snprintf(dst, size, "%.0f us", v / 1e3);
+	else if (ns < 1000000000)
+		snprintf(dst, size, "%.*f ms", ns < 10000000 ? 2 : 1, v / 1e6);
+	else
+		snprintf(dst, size, "%.2f s", v / 1e9);
+}
+
+/* The kernel's name of migratetype m, from the sample's pagetypeinfo. */
+static const char *
+text_mtype(const struct sample *s, int m, char *dst, size_t size)
+{
+	if (sample_has(s, SRC_PAGETYPEINFO) && m < s->pti.n_types)
+		text_escape(dst, size, s->pti.types[m], strnlen(s->pti.types[m], NAME_LEN));
+	else
+		snprintf(dst, size, "type %d", m);
+	return dst;
+}
+
+static void
+text_probe_line(FILE *f, const char *what, const struct probe_tick_hist *h, double dt)
+{
+	char tot[24], p50[24], p99[24], mx[24];
+
+	sample_text_ns(h->sum_ns, tot, sizeof(tot));
+	sample_text_ns(h->p50_ns, p50, sizeof(p50));
+	sample_text_ns(h->p99_ns, p99, sizeof(p99));
+	if (h->max_ns)
+		sample_text_ns(h->max_ns, mx, sizeof(mx));
+	else
+		snprintf(mx, sizeof(mx), "-");
+	fprintf(f, "  %-10s %8" PRIu64 " %8.1f %10s %10s %10s %10s\n", what, h->count,
+		dt > 0 ? (double)h->count / dt : 0, tot, h->count ? p50 : "-",
+		h->count ? p99 : "-", h->count ? mx : "-");
+}
+
+static void
+text_probe_tasks(FILE *f, const struct probes *p)
+{
+	char tot[24], mx[24], kinds[32];
+	esc_name comm;
+
+	fprintf(f, "  stalled tasks this tick (%d):\n", p->n_tasks);
+	if (p->n_tasks)
+		fprintf(f, "    %8s %-16s %-20s %6s %10s %10s\n", "tid", "comm", "in", "count",
+			"total", "max");
+	for (int i = 0; i < p->n_tasks && i < PROBE_TOP_TASKS; i++) {
+		const struct probe_task *t = &p->task[i];
+		size_t n = 0;
+
+		kinds[0] = '\0';
+		for (int k = 0; k < STALL_KIND_COUNT; k++)
+			if (t->kinds & (1u << k))
+				n += (size_t)snprintf(kinds + n, sizeof(kinds) - n, "%s%s",
+						      n ? "," : "", probe_stall_name(k));
+		sample_text_ns(t->total_ns, tot, sizeof(tot));
+		sample_text_ns(t->max_ns, mx, sizeof(mx));
+		fprintf(f, "    %8d %-16s %-20s %6u %10s %10s\n", (int)t->tid,
+			text_esc(comm, sizeof(comm), t->comm), kinds, (unsigned)t->count, tot, mx);
+	}
+	fprintf(f, "  D stacks this tick (%d):\n", p->n_dstacks);
+	for (int i = 0; i < p->n_dstacks && i < PROBE_TOP_STACKS; i++) {
+		const struct probe_dstack *d = &p->dstack[i];
+		char fn[TEXT_ESCAPED_SIZE(STACK_FUNC_LEN)];
+
+		sample_text_ns(d->total_ns, tot, sizeof(tot));
+		sample_text_ns(d->max_ns, mx, sizeof(mx));
+		fprintf(f, "    %u episodes, total %s, max %s; last %d %s\n", (unsigned)d->count, tot,
+			mx, (int)d->last_tid, text_esc(comm, sizeof(comm), d->last_comm));
+		if (d->stack.n == 0)
+			fprintf(f, "      (stack not known)\n");
+		for (int k = 0; k < d->stack.n && k < PROBE_STACK_FRAMES; k++)
+			fprintf(f, "      %s\n", text_esc(fn, sizeof(fn), d->stack.func[k]));
+	}
+}
+
+void
+sample_text_probes(FILE *f, const struct sample *s, const struct sample *prev)
+{
+	const struct probes *p = &s->probes;
+	static struct probe_tick t;	/* 8 KB of fallbacks: not on the stack */
+	char why[TEXT_ESCAPED_SIZE(sizeof(p->why))], a[24], b[24], ma[NAME_LEN * 4 + 1];
+	char mb[NAME_LEN * 4 + 1];
+	double dt = prev ? s->mono - prev->mono : 0;
+	/* Another epoch than any: the figures since the probes attached. */
+	static const struct probes since_attach = { .state = PROBES_ON, .epoch = UINT64_MAX };
+	uint64_t n;
+
+	if (p->state == PROBES_NONE) {
+		fprintf(f, "probes: not in this sample (not asked for, or recorded without)\n");
+		return;
+	}
+	ESC(why, p->why);
+	if (p->state == PROBES_UNAVAILABLE) {
+		fprintf(f, "probes: unavailable: %s\n", why);
+		return;
+	}
+	fprintf(f, "probes: on%s%s\n", p->why[0] ? "; " : "", why);
+	probe_tick(prev ? &prev->probes : NULL, p, &t);
+	if (t.state == PTICK_FIRST) {
+		fprintf(f, "  the first sample with probes: no tick to show; since they attached:\n");
+		probe_tick(&since_attach, p, &t);
+		dt = 0;
+	} else {
+		fprintf(f, "  over %.2f s%s\n", dt, t.state == PTICK_RESET ?
+			" (the probes reattached: counts since then)" : "");
+	}
+	fprintf(f, "  %-10s %8s %8s %10s %10s %10s %10s\n", "stall", "count", "/s", "total",
+		"p50", "p99", "max");
+	for (int k = 0; k < STALL_KIND_COUNT; k++)
+		text_probe_line(f, probe_stall_name(k), &t.stall[k], dt);
+	text_probe_line(f, "D sleeps", &t.dsleep, dt);
+	if (t.dsleep_lost)
+		fprintf(f, "  D sleeps not counted (maps full): %" PRIu64 "\n", t.dsleep_lost);
+	fprintf(f, "  compaction runs:");
+	n = 0;
+	for (int r = 0; r < COMPACT_R_COUNT; r++)
+		if (t.compact_result[r]) {
+			fprintf(f, " %s %" PRIu64, probe_compact_result_name(r), t.compact_result[r]);
+			n++;
+		}
+	fprintf(f, "%s\n", n ? "" : " none");
+	fprintf(f, "  throttled:");
+	n = 0;
+	for (int r = 0; r < THROTTLE_REASON_COUNT; r++)
+		if (t.throttle_count[r]) {
+			sample_text_ns(t.throttle_us[r] * 1000, a, sizeof(a));
+			fprintf(f, " %s %" PRIu64 " (%s)", probe_throttle_name(r),
+				t.throttle_count[r], a);
+			n++;
+		}
+	fprintf(f, "%s\n", n ? "" : " none");
+	fprintf(f, "  fallbacks: %" PRIu64 " (fragmenting %" PRIu64 ", owner changed %" PRIu64
+		")\n", t.fallback_total, t.fallback_fragmenting, t.fallback_owner);
+	for (int o = 0; o < PROBE_ORDERS; o++)
+		for (int x = 0; x < PROBE_MIGRATETYPES; x++)
+			for (int y = 0; y < PROBE_MIGRATETYPES; y++)
+				if (t.fallback[o][x][y])
+					fprintf(f, "    order %2d  %s -> %s  %" PRIu64 "\n", o,
+						text_mtype(s, x, ma, sizeof(ma)),
+						text_mtype(s, y, mb, sizeof(mb)), t.fallback[o][x][y]);
+	sample_text_ns(t.kswapd_awake_ns, a, sizeof(a));
+	sample_text_ns(t.kcompactd_awake_ns, b, sizeof(b));
+	fprintf(f, "  kswapd: %" PRIu64 " wakes, awake %s; kcompactd: %" PRIu64
+		" wakes, awake %s\n", t.kswapd_wakes, a, t.kcompactd_wakes, b);
+	fprintf(f, "  written by reclaim: %" PRIu64 " folios\n", t.reclaim_writes);
+	text_probe_tasks(f, p);
 }

@@ -43,6 +43,7 @@ enum codec_field {
 	F_DIFFS = 26,		/* the differences of 20 to 25 and 27 */
 	F_TASKS2 = 27,		/* 18 with its counts as 20 to 25 have them */
 	F_BLOCKED_WHY = 28,	/* of each blocked task: why no stack, since what */
+	F_PROBES = 29,		/* the kernel probes (format 2.2) */
 };
 
 #define DELTA		0x1u	/* frame and chunk flags */
@@ -85,6 +86,7 @@ struct dec {
 	unsigned chunks;		/* bit per enum source: chunk seen */
 	bool sensors;			/* SENSORS seen */
 	bool blocked_why;		/* BLOCKED_WHY seen */
+	bool probes;			/* PROBES seen */
 	bool v2;			/* the field is one of 20 to 25, 27 */
 	bool buddy_delta;		/* a delta buddyinfo chunk was read */
 	bool zi_delta;			/* likewise zoneinfo */
@@ -246,5 +248,13 @@ void codec_enc_sensors(struct wbuf *w, const struct sensors *se,
 void codec_enc_kmsg(struct wbuf *w, const struct kmsg_sample *k);
 int codec_dec_sensors(struct dec *d, struct rbuf *r);
 int codec_dec_kmsg(struct dec *d, struct rbuf *r);
+
+/* codec-probes.c: PROBES (29), written when the state is not NONE. */
+size_t codec_probes_cum_count(void);
+bool codec_probes_sane(const struct probes *p);
+bool codec_probes_delta_ok(const struct probes *p, const struct probes *pp);
+void codec_enc_probes(struct wbuf *w, const struct probes *p,
+    const struct probes *pp);
+int codec_dec_probes(struct dec *d, struct rbuf *r);
 
 #endif

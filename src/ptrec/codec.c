@@ -4,7 +4,8 @@
  * order that keeps what changes little in one piece for zstd, then the
  * times, the tasks and the DIFFS field; codec_decode checks the frame
  * field, finds DIFFS, hands each field to its family's decoder
- * (codec-zones.c, codec-counters.c, codec-tasks.c, codec-events.c) and
+ * (codec-zones.c, codec-counters.c, codec-tasks.c, codec-events.c,
+ * codec-probes.c) and
  * checks that every valid source had its chunk. The format, field by
  * field, is specified in pagetop-recording(5), SAMPLE ENCODING.
  */
@@ -180,7 +181,8 @@ codec_encode(const struct sample *s, const struct sample *prev, uint8_t *buf,
 	size_t k, start;
 	enum source src;
 
-	if (!codec_sample_sane(s) || (p != NULL && !codec_sample_sane(p)))
+	if (!codec_sample_sane(s) || (p != NULL && !codec_sample_sane(p)) ||
+	    !codec_probes_sane(&s->probes))
 		return -EINVAL;
 	memset(&zero, 0, sizeof(zero));
 
@@ -239,6 +241,13 @@ codec_encode(const struct sample *s, const struct sample *prev, uint8_t *buf,
 	if (s->kmsg.read || s->kmsg.n > 0) {
 		start = codec_field_begin(&w, F_KMSG);
 		codec_enc_kmsg(&w, &s->kmsg);
+		codec_field_end(&w, start);
+	}
+	if (s->probes.state != PROBES_NONE) {
+		start = codec_field_begin(&w, F_PROBES);
+		codec_enc_probes(&w, &s->probes, p != NULL &&
+		    codec_probes_delta_ok(&s->probes, &p->probes) ?
+		    &p->probes : NULL);
 		codec_field_end(&w, start);
 	}
 
@@ -376,6 +385,11 @@ dec_field(struct dec *d, uint64_t id, struct rbuf *r, unsigned *seen_status)
 			return codec_fail(d->err, "sensors: twice");
 		d->sensors = true;
 		return codec_dec_sensors(d, r);
+	case F_PROBES:
+		if (d->probes)
+			return codec_fail(d->err, "probes: twice");
+		d->probes = true;
+		return codec_dec_probes(d, r);
 	default:
 		if (d->st != NULL)
 			d->st->unknown_fields++;
