@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model/history-probes.h"
+#include "model/probe-derive.h"
 #include "util/text.h"
 
 #define LABEL_W		16
@@ -108,25 +109,13 @@ bucket_label(int b, char *dst, size_t size)
 		snprintf(dst, size, "%.1f-%.1fs", (double)lo / 1e6, (double)hi / 1e6);
 }
 
-/* The q-th quantile's bucket bound in ns, no more than max_ns; NAN empty.
- * TODO(#13): model/probe-derive.h's percentile when h13-rec lands. */
+/* The q-th quantile in ns (probe-derive.c), NAN when empty. */
 static double
 quantile_ns(const struct probe_hist *l, double q, uint64_t max_ns)
 {
-	uint64_t want, seen = 0;
-
 	if (l->count == 0)
 		return NAN;
-	want = (uint64_t)ceil(q * (double)l->count);
-	for (int b = 0; b < PROBE_BUCKETS; b++) {
-		seen += l->bucket[b];
-		if (seen >= want && seen > 0) {
-			double le = (double)probe_bucket_le_us(b) * 1e3;
-
-			return max_ns && le > (double)max_ns ? (double)max_ns : le;
-		}
-	}
-	return (double)max_ns;
+	return (double)probe_quantile_ns(l->bucket, l->count, q, max_ns);
 }
 
 static void

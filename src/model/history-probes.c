@@ -1,7 +1,7 @@
 /*
  * The kernel probes in the history. An entry's moment holds, with the
- * probes on, running sums of their increases (derive.c's reset rule per
- * figure; a new epoch counts what the new probes counted), so two entries
+ * probes on, running sums of their increases (probe-derive.c's probe_tick:
+ * a new epoch counts what the new probes counted), so two entries
  * give what happened between them and a window's histogram is its last
  * entry's buckets less its first's. The tick's own lists go into a ring
  * of HIST_PROBE_TICKS ticks: a window over them is then exact whichever
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/derive.h"
 #include "model/history-int.h"
+#include "model/probe-derive.h"
 
 #define N_SUMS	(M_PR_END - M_PR_STALL)
 
@@ -46,9 +46,9 @@ struct hist_stack {
 
 struct hist_probes {
 	const struct reasons *rs;
-	bool have_last;			/* last_raw holds a push with the probes on */
-	uint64_t last_epoch;
-	uint64_t last_raw[N_SUMS];
+	bool have_last;			/* last holds a push with the probes on */
+	struct probes last;
+	struct probe_tick tick;		/* its scratch: both are big */
 	uint64_t sum[N_SUMS];
 	int n_whys;
 	char whys[HIST_WHYS][sizeof(((struct probes *)0)->why)];
@@ -94,45 +94,42 @@ history_set_reasons(struct history *h, const struct reasons *rs)
 	h->pr->rs = rs;
 }
 
-/* The cumulative figures of p, in the moment's order from M_PR_STALL;
- * the tick's own ones (maxima) are 0 here. */
+/* The tick's increases (probe-derive.c), in the moment's order from
+ * M_PR_STALL; the tick's own figures (maxima) are 0 here. */
 static void
-raw_figures(const struct probes *p, uint64_t raw[N_SUMS])
+tick_figures(const struct probe_tick *t, uint64_t inc[N_SUMS])
 {
-	memset(raw, 0, N_SUMS * sizeof(raw[0]));
-#define R(m) raw[(m) - M_PR_STALL]
+	memset(inc, 0, N_SUMS * sizeof(inc[0]));
+#define R(m) inc[(m) - M_PR_STALL]
 	for (int k = 0; k < STALL_KIND_COUNT; k++) {
-		const struct probe_hist *l = &p->stall[k].lat;
+		const struct probe_tick_hist *l = &t->stall[k];
 
 		R(M_PR_STALL + k * PS_FIELDS + PS_N) = l->count;
 		R(M_PR_STALL + k * PS_FIELDS + PS_US) = l->sum_ns / 1000;
 		for (int b = 0; b < PROBE_BUCKETS; b++)
 			R(M_PR_STALL + k * PS_FIELDS + PS_BUCKET + b) = l->bucket[b];
-		R(M_PR_RECLAIMED) += p->stall[k].reclaimed;
+		R(M_PR_RECLAIMED) += t->reclaimed[k];
 	}
 	for (int r = 0; r < THROTTLE_REASON_COUNT; r++) {
-		R(M_PR_THROTTLE + r * 2) = p->throttle_count[r];
-		R(M_PR_THROTTLE + r * 2 + 1) = p->throttle_us[r];
+		R(M_PR_THROTTLE + r * 2) = t->throttle_count[r];
+		R(M_PR_THROTTLE + r * 2 + 1) = t->throttle_us[r];
 	}
-	for (int o = 0; o < PROBE_ORDERS; o++) {
+	for (int o = 0; o < PROBE_ORDERS; o++)
 		for (int a = 0; a < PROBE_MIGRATETYPES; a++)
-			for (int t = 0; t < PROBE_MIGRATETYPES; t++) {
-				R(M_PR_FB_ORDER + o) += p->fallback[o][a][t];
-				R(M_PR_FB_PAIR + a * PROBE_MIGRATETYPES + t) += p->fallback[o][a][t];
+			for (int m = 0; m < PROBE_MIGRATETYPES; m++) {
+				R(M_PR_FB_ORDER + o) += t->fallback[o][a][m];
+				R(M_PR_FB_PAIR + a * PROBE_MIGRATETYPES + m) += t->fallback[o][a][m];
 			}
-		R(M_PR_FB_FRAG) += p->fallback_fragmenting[o];
-		R(M_PR_FB_OWNER) += p->fallback_owner[o];
-	}
-	for (int n = 0; n < PROBE_NODES; n++) {
-		R(M_PR_KSWAPD_WAKES) += p->kswapd_wakes[n];
-		R(M_PR_KSWAPD_US) += p->kswapd_awake_ns[n] / 1000;
-		R(M_PR_KCOMPACTD_WAKES) += p->kcompactd_wakes[n];
-		R(M_PR_KCOMPACTD_US) += p->kcompactd_awake_ns[n] / 1000;
-	}
-	R(M_PR_WRITES) = p->reclaim_writes;
-	R(M_PR_DS_COUNT) = p->dsleep.count;
-	R(M_PR_DS_US) = p->dsleep.sum_ns / 1000;
-	R(M_PR_DS_LOST) = p->dsleep_lost;
+	R(M_PR_FB_FRAG) = t->fallback_fragmenting;
+	R(M_PR_FB_OWNER) = t->fallback_owner;
+	R(M_PR_KSWAPD_WAKES) = t->kswapd_wakes;
+	R(M_PR_KSWAPD_US) = t->kswapd_awake_ns / 1000;
+	R(M_PR_KCOMPACTD_WAKES) = t->kcompactd_wakes;
+	R(M_PR_KCOMPACTD_US) = t->kcompactd_awake_ns / 1000;
+	R(M_PR_WRITES) = t->reclaim_writes;
+	R(M_PR_DS_COUNT) = t->dsleep.count;
+	R(M_PR_DS_US) = t->dsleep.sum_ns / 1000;
+	R(M_PR_DS_LOST) = t->dsleep_lost;
 #undef R
 }
 
@@ -226,8 +223,7 @@ hist_push_probes(struct history *h, struct hist_moment *m, const struct sample *
 {
 	struct hist_probes *pr = h->pr;
 	const struct probes *p = &s->probes;
-	uint64_t raw[N_SUMS], ds_max = 0;
-	bool fresh;
+	uint64_t inc[N_SUMS], ds_max = 0;
 
 	pr->ring[seq % HIST_PROBE_TICKS].seq = UINT64_MAX;
 	if (p->state != PROBES_ON && p->state != PROBES_UNAVAILABLE)
@@ -237,19 +233,14 @@ hist_push_probes(struct history *h, struct hist_moment *m, const struct sample *
 	m->v[M_PR_MISSING] = p->missing;
 	if (p->state != PROBES_ON)
 		return;
-	raw_figures(p, raw);
-	/* Reattached: everything the new probes counted is new. The first
-	 * push has nothing before it to count from. */
-	fresh = pr->have_last && p->epoch != pr->last_epoch;
+	/* The first push has nothing before it to count from: its tick is 0
+	 * (PTICK_FIRST); a reattach counts what the new probes counted. */
+	probe_tick(pr->have_last ? &pr->last : NULL, p, &pr->tick);
+	tick_figures(&pr->tick, inc);
 	for (int i = 0; i < N_SUMS; i++) {
-		int64_t inc;
-
 		if (is_tick_own(i))
 			continue;
-		inc = fresh ? (int64_t)raw[i] :
-		    pr->have_last ? derive_increase(pr->last_raw[i], raw[i]) : 0;
-		if (inc > 0)
-			pr->sum[i] += (uint64_t)inc;
+		pr->sum[i] += inc[i];
 		m->v[M_PR_STALL + i] = pr->sum[i];
 	}
 	for (int k = 0; k < STALL_KIND_COUNT; k++)
@@ -258,8 +249,7 @@ hist_push_probes(struct history *h, struct hist_moment *m, const struct sample *
 		if (p->dstack[i].max_ns > ds_max)
 			ds_max = p->dstack[i].max_ns;
 	m->v[M_PR_DS_MAX_US] = ds_max / 1000;
-	memcpy(pr->last_raw, raw, sizeof(raw));
-	pr->last_epoch = p->epoch;
+	pr->last = *p;
 	pr->have_last = true;
 	push_ring(pr, p, seq);
 }
