@@ -17,6 +17,7 @@
 
 #include "model/frag-zone.h"
 #include "views/frag-heatmap.h"
+#include "views/frag-fallbacks.h"
 #include "views/view.h"
 
 struct frag_state {
@@ -546,7 +547,7 @@ frag_zone_table(const struct view_ctx *ctx, const struct draw_area *a, int row, 
 }
 
 static void
-fragmentation_draw(const struct view_ctx *ctx, void *state)
+fragmentation_draw_lists(const struct view_ctx *ctx, void *state)
 {
 	struct frag_state *st = state;
 	const struct hist_shape *sh = &ctx->h->shape;
@@ -624,6 +625,18 @@ fragmentation_draw(const struct view_ctx *ctx, void *state)
 	/* Tall screens: the unusable index over the same window, below. */
 	if (heat_rows == n && w.n > 0 && ctx->rows - row >= 2 + n)
 		frag_heatmap(ctx, a, row + 1, n, z, &w, HEAT_UNUSABLE);
+}
+
+/* The free lists, and under them the fallbacks that came out of them. */
+static void
+fragmentation_draw(const struct view_ctx *ctx, void *state)
+{
+	struct view_ctx lists = *ctx;
+	int fh = frag_fallbacks_height(ctx, ctx->rows);
+
+	lists.rows -= fh;
+	fragmentation_draw_lists(&lists, state);
+	frag_fallbacks_draw(ctx, ctx->y + lists.rows, fh);
 }
 
 static bool

@@ -28,6 +28,20 @@ static const struct view *const screens[] = {
 	&view_sensors, NULL
 };
 
+/* What the kernel probes add to the screens. */
+static const char *const probes_help[] = {
+	"BPF on tracepoints, read once a tick (root: CAP_BPF, CAP_PERFMON)",
+	"Overview     time stalled in direct reclaim and compaction per second",
+	"Reclaim      per stall kind: count, p50, p99, max this tick; a latency",
+	"             histogram of the window (64 ticks); throttling by reason,",
+	"             kswapd awake time, writes from reclaim",
+	"Fragmentation  fallbacks per order and per asked -> taken migratetype",
+	"Tasks        tasks that stalled in reclaim or compaction (they run, in",
+	"             R) and short D sleeps by stack, with their wait reason",
+	"Off, each panel says why in one line; a probe that did not attach is named",
+	NULL
+};
+
 struct help_state {
 	int top;		/* first line shown */
 };
@@ -56,6 +70,15 @@ help_line(int i, bool *title)
 			if (i == 0)
 				return screens[s]->help[k];
 	}
+	if (i-- == 0)
+		return "";
+	if (i-- == 0) {
+		*title = true;
+		return "Kernel probes";
+	}
+	for (int k = 0; probes_help[k]; k++, i--)
+		if (i == 0)
+			return probes_help[k];
 	return NULL;
 }
 

@@ -13,6 +13,8 @@
 #include "model/derive.h"
 #include "util/arith.h"
 #include "model/frag.h"
+#include "model/history-probes.h"
+#include "views/reclaim-probes.h"
 #include "views/view.h"
 
 #define SPARK_MAX 512
@@ -448,6 +450,34 @@ rate_cell(const struct view_ctx *ctx, const struct rate_item *it, int y, int x, 
 		view_chart_line(y + p, x + 21, sw, v, n, max, p, parts, it->st);
 }
 
+/* One line: the time tasks stalled in direct reclaim and in compaction
+ * per second, from the kernel probes. */
+static void
+panel_probes(const struct view_ctx *ctx, struct area *a)
+{
+	struct hist_probe_sum t;
+	char line[160], d[16], c[16];
+
+	if (!area_room(a, 1))
+		return;
+	if (!probes_panel_on(ctx, line, sizeof(line))) {
+		draw_text(a->y++, a->x + 1, a->w - 1, ST_DIM, "%s", line);
+		return;
+	}
+	if (ctx->seq == 0 || !history_probe_sum(ctx->h, ctx->seq - 1, ctx->seq, &t) ||
+	    t.seconds <= 0) {
+		draw_text(a->y++, a->x + 1, a->w - 1, ST_DIM, "stalled: %s", draw_unknown());
+		return;
+	}
+	probes_fmt_ns((double)t.stall[STALL_DIRECT].sum_ns / t.seconds, d, sizeof(d));
+	probes_fmt_ns((double)t.stall[STALL_COMPACT].sum_ns / t.seconds, c, sizeof(c));
+	draw_text(a->y++, a->x + 1, a->w - 1,
+		  t.stall[STALL_DIRECT].count || t.stall[STALL_COMPACT].count ? ST_WARN : ST_NORMAL,
+		  "stalled in direct reclaim %s/s (%llu)  in compaction %s/s (%llu)", d,
+		  (unsigned long long)t.stall[STALL_DIRECT].count, c,
+		  (unsigned long long)t.stall[STALL_COMPACT].count);
+}
+
 static void
 panel_rates(const struct view_ctx *ctx, struct area *a, int columns, int parts)
 {
@@ -458,6 +488,7 @@ panel_rates(const struct view_ctx *ctx, struct area *a, int columns, int parts)
 	if (!area_room(a, 2))
 		return;
 	view_title(a->y++, a->x, a->w, "Reclaim and compaction (per second)");
+	panel_probes(ctx, a);
 	if (!e || !(e->valid & SRC_BIT(SRC_VMSTAT))) {
 		if (view_missing(ctx, SRC_VMSTAT, why, sizeof(why)))
 			draw_text(a->y++, a->x + 1, a->w - 1, ST_WARN, "%s", why);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "model/derive.h"
+#include "views/reclaim-probes.h"
 #include "views/view.h"
 
 #define LABEL_W		18	/* "kswapd efficiency " */
@@ -94,7 +95,8 @@ struct reclaim_state {
 	bool flip;		/* 'c': tall charts where they do not fit, or none */
 };
 
-enum line_kind { LN_TITLE, LN_ROW, LN_NOTE };
+enum line_kind { LN_TITLE, LN_ROW, LN_NOTE, LN_PROBE };
+#define PROBES_TITLE	(-1)	/* a title's idx: the kernel probes */
 
 struct line {
 	enum line_kind kind;
@@ -259,6 +261,14 @@ layout_build(const struct view_ctx *ctx, const struct hist_entry *e, int tall,
 		}
 		if (lacks > 0)
 			layout_note(lay, note, ctx->cols - 2);
+		/* The probes say why reclaim was slow: next to its counters. */
+		if (g == G_RECLAIM && (!ctx->filter[0] || strcasestr("kernel probes", ctx->filter))) {
+			int n = reclaim_probes_lines(ctx);
+
+			layout_add(lay, LN_TITLE, PROBES_TITLE, 0, 1);
+			for (int i = 0; i < n; i++)
+				layout_add(lay, LN_PROBE, -1, i, n);
+		}
 	}
 }
 
@@ -467,6 +477,10 @@ draw_title(const struct view_ctx *ctx, int y, int g, bool first)
 	char title[160], span[32];
 	double s;
 
+	if (g == PROBES_TITLE) {
+		view_title(y, ctx->x, ctx->cols, "Kernel probes  stalls, throttling, kswapd, writes");
+		return;
+	}
 	if (!first) {
 		view_title(y, ctx->x, ctx->cols, groups[g].title);
 		return;
@@ -565,6 +579,9 @@ reclaim_draw(const struct view_ctx *ctx, void *state)
 		case LN_NOTE:
 			draw_text(y, ctx->x + 2, ctx->cols - 2, ST_DIM, "%.*s", (int)ln->len,
 			    lay.notes + ln->off);
+			break;
+		case LN_PROBE:
+			reclaim_probes_draw(ctx, ln->part, y);
 			break;
 		case LN_ROW:
 			/* A tall row is drawn whole from its first line, or from the

@@ -13,6 +13,7 @@
 #include "model/history.h"
 #include "model/taskgroups.h"
 #include "model/tasks.h"
+#include "views/tasks-probes.h"
 #include "views/view.h"
 
 #define MAX_OPEN	32
@@ -201,7 +202,7 @@ draw_detail(const struct view_ctx *ctx, struct tasks_state *st, int y)
 }
 
 static void
-tasks_draw(const struct view_ctx *ctx, void *state)
+tasks_draw_list(const struct view_ctx *ctx, void *state)
 {
 	struct tasks_state *st = state;
 	const struct tasks *t = ctx->tasks;
@@ -289,6 +290,20 @@ tasks_draw(const struct view_ctx *ctx, void *state)
 				  b->wchan[0] ? b->wchan : draw_unknown(), b->cmdline);
 		}
 	}
+}
+
+/* The blocked tasks, and under them what the probes saw stall. */
+static void
+tasks_draw(const struct view_ctx *ctx, void *state)
+{
+	struct view_ctx list = *ctx;
+	int ph = tasks_probes_height(ctx, ctx->rows - 3);
+
+	if (ph < 0)
+		ph = 0;
+	list.rows -= ph;
+	tasks_draw_list(&list, state);
+	tasks_probes_draw(ctx, ctx->y + list.rows, ph);
 }
 
 static bool

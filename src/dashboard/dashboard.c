@@ -461,6 +461,8 @@ dashboard_start(struct dashboard *d, char *err, size_t size)
 		snprintf(err, size, "pagetop: out of memory for %zu entries of history", cap);
 		return -1;
 	}
+	/* D stacks from the probes get the wait reasons blocked tasks get. */
+	history_set_reasons(d->h, f->tick.rs);
 	for (int i = 0; i < VIEW_COUNT; i++)
 		if (view_table[i]->state_size &&
 		    !(d->state[i] = calloc(1, view_table[i]->state_size))) {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "model/history.h"
+#include "model/history-probes.h"
 
 /* What every chart reads of every entry, unpacked. */
 struct hist_slot {
@@ -19,6 +20,10 @@ struct hist_slot {
 	uint32_t off;			/* of its bytes in its block's region */
 	uint16_t valid;			/* SRC_BIT(): SRC_COUNT fits */
 };
+
+/* Per stall kind: count and time (sums), the tick's longest (its own), and
+ * the latency buckets (sums). */
+enum { PS_N, PS_US, PS_MAX_US, PS_BUCKET, PS_FIELDS = PS_BUCKET + PROBE_BUCKETS };
 
 /*
  * The figures of one moment, as plain numbers. An entry stores each as
@@ -41,7 +46,30 @@ enum {
 	M_UPTIME,				/* centiseconds since boot + 1: 0 unknown */
 	M_BUDDY,				/* [zone][order], n_zones x n_orders */
 	M_WMARK = M_BUDDY + MAX_ZONES * MAX_ORDERS,	/* [zone][field] pages + 1: 0 unknown */
-	M_COUNT = M_WMARK + MAX_ZONES * WM_COUNT
+	/* Kernel probes (history-probes.c): the state, then with PROBES_ON
+	 * running sums of every increase since the history began, so that
+	 * any two entries give what happened between them. */
+	M_PR_STATE = M_WMARK + MAX_ZONES * WM_COUNT,	/* enum probes_state */
+	M_PR_WHY,				/* interned why + 1: 0 none */
+	M_PR_MISSING,				/* bit per probe_id */
+	M_PR_STALL,				/* [kind][PS_...] */
+	M_PR_THROTTLE = M_PR_STALL + STALL_KIND_COUNT * PS_FIELDS,	/* [reason][count, us] */
+	M_PR_FB_ORDER = M_PR_THROTTLE + THROTTLE_REASON_COUNT * 2,	/* by order */
+	M_PR_FB_PAIR = M_PR_FB_ORDER + PROBE_ORDERS,	/* [asked][taken] */
+	M_PR_FB_FRAG = M_PR_FB_PAIR + PROBE_MIGRATETYPES * PROBE_MIGRATETYPES,
+	M_PR_FB_OWNER,
+	M_PR_KSWAPD_WAKES,
+	M_PR_KSWAPD_US,
+	M_PR_KCOMPACTD_WAKES,
+	M_PR_KCOMPACTD_US,
+	M_PR_WRITES,
+	M_PR_RECLAIMED,
+	M_PR_DS_COUNT,
+	M_PR_DS_US,
+	M_PR_DS_LOST,
+	M_PR_DS_MAX_US,				/* this tick's own, not a sum */
+	M_PR_END,
+	M_COUNT = M_PR_END
 };
 enum { TOP_CATEGORY, TOP_AT_LEAST, TOP_COUNT, TOP_REASON, TOP_MS };
 
@@ -76,6 +104,16 @@ hist_inc_get(uint64_t v)
 {
 	return v ? (int64_t)(v - 1) : -1;
 }
+
+/* history-probes.c */
+/* The probes of s into the moment (running sums) and the ring of the
+ * tick's tasks and D stacks. */
+void hist_push_probes(struct history *h, struct hist_moment *m, const struct sample *s,
+		      uint64_t seq);
+/* What history_new and history_free do for the probes. */
+bool hist_probes_new(struct history *h);
+void hist_probes_free(struct history *h);
+void hist_probes_reset(struct history *h);
 
 /* history-pack.c */
 /* The most bytes an entry of this shape can take. */

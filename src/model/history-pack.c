@@ -18,7 +18,8 @@ size_t
 hist_entry_max(const struct hist_shape *sh)
 {
 	size_t nums = 1 + CTR_COUNT + 1 + PSI_COUNT * 2 + M_BUDDY +
-	    (size_t)sh->n_zones * (size_t)sh->n_orders + (size_t)sh->n_zones * WM_COUNT;
+	    (size_t)sh->n_zones * (size_t)sh->n_orders + (size_t)sh->n_zones * WM_COUNT +
+	    1 + (M_PR_END - M_PR_WHY);
 
 	return nums * VARINT_MAX;
 }
@@ -29,6 +30,15 @@ static size_t
 moment_len(const struct hist_shape *sh)
 {
 	return M_BUDDY + (size_t)sh->n_zones * (size_t)sh->n_orders;
+}
+
+/* Where the probe figures a state has end: unavailable has its why. */
+static size_t
+probes_end(uint64_t state)
+{
+	if (state == PROBES_ON)
+		return M_PR_END;
+	return state == PROBES_UNAVAILABLE ? M_PR_STALL : M_PR_WHY;
 }
 
 /* Appends the moment's figures to p as differences from prev's. */
@@ -42,6 +52,11 @@ put_moment(uint8_t *p, const struct hist_moment *m, const struct hist_moment *pr
 		n += varint_put(p + n, zigzag((int64_t)(m->v[i] - prev->v[i])));
 	for (size_t i = M_WMARK; i < M_WMARK + (size_t)sh->n_zones * WM_COUNT; i++)
 		n += varint_put(p + n, zigzag((int64_t)(m->v[i] - prev->v[i])));
+	/* The probes: the state, then only what it has (the push left the
+	 * rest 0, as get_moment() makes it). */
+	p[n++] = (uint8_t)m->v[M_PR_STATE];
+	for (size_t i = M_PR_WHY; i < probes_end(m->v[M_PR_STATE]); i++)
+		n += varint_put(p + n, zigzag((int64_t)(m->v[i] - prev->v[i])));
 	return n;
 }
 
@@ -53,6 +68,11 @@ get_moment(const uint8_t *p, struct hist_moment *m, const struct hist_shape *sh)
 		m->v[i] += (uint64_t)unzigzag(varint_get(&p));
 	for (size_t i = M_WMARK; i < M_WMARK + (size_t)sh->n_zones * WM_COUNT; i++)
 		m->v[i] += (uint64_t)unzigzag(varint_get(&p));
+	m->v[M_PR_STATE] = *p++;
+	for (size_t i = M_PR_WHY; i < probes_end(m->v[M_PR_STATE]); i++)
+		m->v[i] += (uint64_t)unzigzag(varint_get(&p));
+	for (size_t i = probes_end(m->v[M_PR_STATE]); i < M_PR_END; i++)
+		m->v[i] = 0;
 }
 
 /* The bytes of entry seq, which must be held. */

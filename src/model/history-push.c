@@ -301,6 +301,7 @@ history_push(struct history *h, const struct sample *s, const struct task_groups
 	if (sample_has(s, SRC_UPTIME) && s->uptime >= 0 && s->uptime < 1e15)
 		e.m.v[M_UPTIME] = (uint64_t)(s->uptime * 100 + 0.5) + 1;
 
+	hist_push_probes(h, &e.m, s, seq);
 	hist_put_entry(h, seq, &e);
 	h->next++;
 }

@@ -44,7 +44,7 @@ history_new(size_t cap, size_t pti_cap, const struct sample *first)
 	h->bytes = calloc(h->n_blocks, h->region_size);
 	h->enc = calloc(1, sizeof(*h->enc));
 	h->cur = calloc(1, sizeof(*h->cur));
-	if (!h->slot || !h->bytes || !h->enc || !h->cur)
+	if (!h->slot || !h->bytes || !h->enc || !h->cur || !hist_probes_new(h))
 		goto fail;
 	h->cur_seq = UINT64_MAX;
 	return h;
@@ -60,6 +60,7 @@ history_reset(struct history *h)
 	h->pti_next = 0;
 	h->have_last = false;
 	h->cur_seq = UINT64_MAX;
+	hist_probes_reset(h);
 }
 
 void
@@ -75,6 +76,7 @@ history_free(struct history *h)
 	free(h->pti_free);
 	free(h->pti_capped);
 	free(h->pti_blocks);
+	hist_probes_free(h);
 	free(h);
 }
 

@@ -21,6 +21,7 @@
 #include "parse/psi.h"
 #include "model/sample.h"
 #include "model/taskgroups.h"
+#include "model/history-probes.h"
 
 /* The meminfo figures kept over time, in kB. */
 enum mem_field {
@@ -122,6 +123,7 @@ struct hist_pti {
 
 struct hist_slot;
 struct hist_moment;
+struct hist_probes;
 
 /*
  * Entries are packed (history-pack.c): counters as varint increases, and the
@@ -157,6 +159,7 @@ struct history {
 	uint32_t *pti_free;		/* pti_cap x rows x n_orders */
 	uint32_t *pti_capped;		/* pti_cap x rows */
 	uint32_t *pti_blocks;		/* pti_cap x n_blocks x n_types */
+	struct hist_probes *pr;		/* what history-probes.c keeps */
 };
 
 /* Sizes the ring for cap entries from the shape of the first sample and
