@@ -43,6 +43,7 @@ enum codec_field {
 	F_DIFFS = 26,		/* the differences of 20 to 25 and 27 */
 	F_TASKS2 = 27,		/* 18 with its counts as 20 to 25 have them */
 	F_BLOCKED_WHY = 28,	/* of each blocked task: why no stack, since what */
+	F_KMSG_MORE = 29,	/* of each kernel log event: times printed, device */
 };
 
 #define DELTA		0x1u	/* frame and chunk flags */
@@ -85,6 +86,7 @@ struct dec {
 	unsigned chunks;		/* bit per enum source: chunk seen */
 	bool sensors;			/* SENSORS seen */
 	bool blocked_why;		/* BLOCKED_WHY seen */
+	bool kmsg_more;			/* KMSG_MORE seen */
 	bool v2;			/* the field is one of 20 to 25, 27 */
 	bool buddy_delta;		/* a delta buddyinfo chunk was read */
 	bool zi_delta;			/* likewise zoneinfo */
@@ -246,5 +248,10 @@ void codec_enc_sensors(struct wbuf *w, const struct sensors *se,
 void codec_enc_kmsg(struct wbuf *w, const struct kmsg_sample *k);
 int codec_dec_sensors(struct dec *d, struct rbuf *r);
 int codec_dec_kmsg(struct dec *d, struct rbuf *r);
+/* KMSG_MORE (29), after KMSG: written when an event was printed more than
+ * once or names a device; without it, each was printed once. */
+bool codec_kmsg_more_needed(const struct kmsg_sample *k);
+void codec_enc_kmsg_more(struct wbuf *w, const struct kmsg_sample *k);
+int codec_dec_kmsg_more(struct dec *d, struct rbuf *r);
 
 #endif
