@@ -141,6 +141,30 @@ keys rp Left
 check_screen "one sample before it: not yet" rp '^Kernel log  since pagetop started'
 check_no_screen "... and no event listed" rp 'hung-task'
 keys rp q
+
+# Identical lines within a second: one event with its count, recorded.
+tail -n 7 $K/io-fs-errors-old-formats.kmsg > $T/rep.kmsg
+rm -f $T/kf && mkfifo $T/kf
+$PAGETOP record --proc-root $T/root --kmsg $T/kf -o $T/rep.ptrec -d 0.2 --duration 3 2>/dev/null &
+rpid=$!
+sleep 1
+now_records $T/rep.kmsg > $T/kf
+wait $rpid
+$PAGETOP dump $T/rep.ptrec --json | jq -s '[.[] | .events[]?]' > $T/rep.json
+check_jq "repeats: dump --json has 3 events, counts 3, 3 and 1, with their devices" $T/rep.json \
+	'map([.kind, .count, .device]) == [["io-error", 3, "mmcblk0"], ["io-error", 3, "mmcblk0p3"], ["io-error", 1, "mmcblk0p3"]]'
+check_match "... dump --info: the count after the line" "$($PAGETOP dump $T/rep.ptrec --info)" \
+	'^event: .*  io-error  Buffer I/O error on dev mmcblk0p3, logical block 0, async page read \(3 times\)$'
+check_match "... report: the count too (its line wrapped)" "$($PAGETOP report $T/rep.ptrec 2>/dev/null)" \
+	'^ +async page read \(3 times\)$'
+tmux_start rep 100 24 "$PAGETOP replay $T/rep.ptrec"
+keys rep End 5
+check_screen "... replay Events: one row, ×3 before the line" rep \
+	'^[0-9:]{8}  io-error       ×3 I/O error, dev mmcblk0, sector 3751936'
+keys rep Up Up Enter
+check_screen "... Enter: the device and the count" rep '^device mmcblk0  printed 3 times within 1s'
+keys rep q
+
 check_match "a recording without kernel log (an older pagetop's): said by dump --info" \
 	"$($PAGETOP dump $FIXTURES/../../data/sample-build-6.18.ptrec --info 2>/dev/null)" '^kernel log: not recorded$'
 tmux_start old 80 24 "$PAGETOP replay $FIXTURES/../../data/sample-build-6.18.ptrec"

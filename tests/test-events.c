@@ -2,7 +2,9 @@
  * Kernel log events in recordings and in the dashboard's ring: a sample's
  * events survive the codec field by field, in keyframes and delta frames;
  * a sample without a kernel log decodes to none (as an older recording
- * does); damaged event fields are refused, never read past; the ring
+ * does); an event's count and device (KMSG_MORE, 29) survive, and without
+ * that field (an older pagetop) each event was printed once; damaged
+ * event fields are refused, never read past; the ring
  * keeps the last events with the history entry each came with.
  */
 #include <errno.h>
@@ -74,7 +76,10 @@ events_equal(const struct kmsg_sample *a, const struct kmsg_sample *b)
 
 		if (x->seq != y->seq || x->ts_us != y->ts_us || x->kind != y->kind ||
 		    x->level != y->level || x->has != y->has || x->lines != y->lines ||
-		    x->truncated != y->truncated || strcmp(x->text, y->text) != 0)
+		    x->truncated != y->truncated || strcmp(x->text, y->text) != 0 ||
+		    kmsg_event_count(x) != kmsg_event_count(y))
+			return false;
+		if ((x->has & KF_DEV) && strcmp(x->dev, y->dev) != 0)
 			return false;
 		if (((x->has & KF_COMM) && strcmp(x->comm, y->comm) != 0) ||
 		    ((x->has & KF_PID) && x->pid != y->pid) ||
@@ -231,6 +236,137 @@ test_codec_values(void)
 	free(d);
 }
 
+/* The frame's fields: where the one of id starts and ends, or false. */
+static bool
+field_at(const uint8_t *p, size_t len, unsigned id, size_t *start, size_t *end)
+{
+	size_t at = 0;
+
+	/* Every id and length here is below 128 but a text's: read LEB128. */
+	while (at < len) {
+		uint64_t v[2] = { 0, 0 };
+		size_t from = at;
+
+		for (int k = 0; k < 2; k++)
+			for (int sh = 0; at < len; sh += 7) {
+				v[k] |= (uint64_t)(p[at] & 0x7f) << sh;
+				if (!(p[at++] & 0x80))
+					break;
+			}
+		if (v[0] == id) {
+			*start = from;
+			*end = at + v[1];
+			return *end <= len;
+		}
+		at += v[1];
+	}
+	return false;
+}
+
+static void
+test_codec_counts(void)
+{
+	struct sample *a = sample_new(0), *d = sample_new(0);
+	struct codec_stats st = { 0 };
+	struct parse_error err;
+	ssize_t n, plain;
+	size_t from, to;
+
+	a->kmsg.read = true;
+	add_event(a, KMSG_IO_ERROR, "Buffer I/O error on dev sdb1, logical block 0, async page read",
+		  0);
+	a->kmsg.ev[0].count = 50;
+	a->kmsg.ev[0].has |= KF_DEV;
+	snprintf(a->kmsg.ev[0].dev, sizeof(a->kmsg.ev[0].dev), "sdb1");
+	add_event(a, KMSG_FS_ERROR, "Aborting journal on device sdb1-8.", KF_COMM);
+	a->kmsg.ev[1].count = 1;
+	add_event(a, KMSG_OOM_KILL, "Killed process 5 (x)", KF_COMM);
+	a->kmsg.ev[2].count = 3;
+	n = codec_encode(a, NULL, buf, sizeof(buf));
+	tap_ok(n > 0 && codec_decode(buf, (size_t)n, NULL, d, &st, &err) == 0 &&
+	       events_equal(&a->kmsg, &d->kmsg), "counts 50, 1, 3 and a device survive the codec (%s)",
+	       err.msg);
+	tap_ok(d->kmsg.ev[0].count == 50 && strcmp(d->kmsg.ev[0].dev, "sdb1") == 0 &&
+	       (d->kmsg.ev[0].has & KF_DEV) && d->kmsg.ev[1].count == 1 && !(d->kmsg.ev[1].has & KF_DEV) &&
+	       d->kmsg.ev[2].count == 3, "... each its own: 50 on sdb1, once with none, 3");
+	tap_ok(field_at(buf, (size_t)n, 29, &from, &to), "... in field 29, KMSG_MORE");
+
+	/* What an older pagetop wrote: KMSG alone (the field 19 bytes are the
+	 * same); and what an older reader reads: 19, then 29 skipped. */
+	if (field_at(buf, (size_t)n, 29, &from, &to)) {
+		memmove(buf + from, buf + to, (size_t)n - to);
+		plain = n - (ssize_t)(to - from);
+		tap_ok(codec_decode(buf, (size_t)plain, NULL, d, &st, &err) == 0 && d->kmsg.n == 3 &&
+		       d->kmsg.ev[0].count == 1 && d->kmsg.ev[2].count == 1 &&
+		       !(d->kmsg.ev[0].has & KF_DEV) && strcmp(d->kmsg.ev[0].text, a->kmsg.ev[0].text) == 0,
+		       "without field 29 (an older pagetop's events): each read as printed once");
+	} else {
+		tap_ok(0, "without field 29: no field to take out");
+	}
+
+	/* Nothing to say: no field 29, so older readers see what they always did. */
+	for (int i = 0; i < a->kmsg.n; i++) {
+		a->kmsg.ev[i].count = 1;
+		a->kmsg.ev[i].has &= ~KF_DEV;
+	}
+	n = codec_encode(a, NULL, buf, sizeof(buf));
+	tap_ok(!field_at(buf, (size_t)n, 29, &from, &to) &&
+	       codec_decode(buf, (size_t)n, NULL, d, &st, &err) == 0 && d->kmsg.ev[1].count == 1,
+	       "events each printed once with no device: no field 29");
+
+	/* Damaged field 29: refused. */
+	{
+		static const struct {
+			uint8_t p[8];
+			size_t len;
+			const char *why;
+		} bad[] = {
+			{ { 2, 5, 0, 1, 0 }, 5, "not one for each" },	/* 2 events of 3 */
+			{ { 3, 5, 0, 0, 0, 1, 0 }, 7, "bad count" },	/* count 0 */
+			{ { 3, 5, 0, 1, 0, 1, 5 }, 7, "bad device" },	/* cut short */
+			{ { 3, 5, 0, 1, 0, 1, 0, 9 }, 8, "bytes left" },
+		};
+
+		a->kmsg.ev[0].count = 2;
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			ssize_t m = codec_encode(a, NULL, buf, sizeof(buf));
+			int r;
+
+			if (!field_at(buf, (size_t)m, 29, &from, &to) || to != (size_t)m) {
+				tap_ok(0, "damaged field 29: it is not the last field");
+				continue;
+			}
+			buf[from + 1] = (uint8_t)bad[i].len;
+			memcpy(buf + from + 2, bad[i].p, bad[i].len);
+			r = codec_decode(buf, from + 2 + bad[i].len, NULL, d, &st, &err);
+			tap_ok(r == -EINVAL && strstr(err.msg, "kernel log counts"),
+			       "field 29 damaged (%s): refused (%s)", bad[i].why, err.msg);
+		}
+	}
+	/* Before the events, or twice. */
+	{
+		struct sample *s = sample_new(0);
+		ssize_t m = codec_encode(s, NULL, buf, sizeof(buf));
+		const uint8_t more[] = { 29, 1, 0 };
+
+		memcpy(buf + m, more, sizeof(more));
+		tap_ok(codec_decode(buf, (size_t)m + sizeof(more), NULL, d, &st, &err) == -EINVAL &&
+		       strstr(err.msg, "before"), "field 29 without the events before it: refused (%s)",
+		       err.msg);
+		n = codec_encode(a, NULL, buf, sizeof(buf));
+		if (field_at(buf, (size_t)n, 29, &from, &to) && to == (size_t)n) {
+			memcpy(buf + n, buf + from, to - from);
+			tap_ok(codec_decode(buf, (size_t)n + (to - from), NULL, d, &st, &err) == -EINVAL &&
+			       strstr(err.msg, "twice"), "field 29 twice: refused (%s)", err.msg);
+		} else {
+			tap_ok(0, "field 29 twice: could not build it");
+		}
+		free(s);
+	}
+	free(a);
+	free(d);
+}
+
 static void
 test_ring(void)
 {
@@ -275,6 +411,7 @@ main(void)
 {
 	test_codec();
 	test_codec_values();
+	test_codec_counts();
 	test_ring();
 	return tap_done();
 }

@@ -5,7 +5,10 @@
  * hung task, a memcg OOM kill and a vmalloc failure on 6.18, and logs of
  * older kernels turned into /dev/kmsg records; SOURCES.md says which), fed
  * whole, in pieces of every size, cut at every byte, with userspace lines
- * and other callers' lines in the middle, over ticks through a pipe.
+ * and other callers' lines in the middle, over ticks through a pipe; the
+ * block layer's, JBD2's and ext4's error lines of 2.6 to 6.18 (an ENOSPC
+ * under a loop device captured here) with their devices; identical lines
+ * within a second counted as one event.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -441,6 +444,254 @@ test_assembly(void)
 	kmsg_source_close(ks);
 }
 
+/* One event of out by its first line's start, or NULL. */
+static const struct kmsg_event *
+event_starting(const char *start)
+{
+	for (int i = 0; i < out.n; i++)
+		if (strncmp(out.ev[i].text, start, strlen(start)) == 0)
+			return &out.ev[i];
+	return NULL;
+}
+
+/* Each I/O and filesystem error line: its kind, device and command. */
+static void
+test_io_fs_errors(void)
+{
+	static const struct {
+		const char *text;
+		enum kmsg_kind kind;
+		const char *dev, *comm;
+	} lines[] = {
+		/* block/blk-core.c, 6.x and 5.x, 4.x, 3.x */
+		{ "I/O error, dev sda, sector 2048 op 0x1:(WRITE) flags 0x800 phys_seg 1 prio class 2",
+		  KMSG_IO_ERROR, "sda", NULL },
+		{ "critical space allocation error, dev loop0, sector 40962 op 0x1:(WRITE) flags 0x4800 "
+		  "phys_seg 20 prio class 2", KMSG_IO_ERROR, "loop0", NULL },
+		{ "timeout error, dev nvme0n1, sector 0 op 0x0:(READ) flags 0x0 phys_seg 1 prio class 0",
+		  KMSG_IO_ERROR, "nvme0n1", NULL },
+		{ "blk_update_request: I/O error, dev sdb, sector 12345 op 0x1:(WRITE) flags 0x800 "
+		  "phys_seg 1 prio class 0", KMSG_IO_ERROR, "sdb", NULL },
+		{ "blk_update_request: critical medium error, dev sdd, sector 9876543", KMSG_IO_ERROR,
+		  "sdd", NULL },
+		{ "print_req_error: I/O error, dev sdc, sector 26624", KMSG_IO_ERROR, "sdc", NULL },
+		{ "end_request: I/O error, dev sdb, sector 543345847", KMSG_IO_ERROR, "sdb", NULL },
+		{ "end_request: critical target error, dev sda, sector 153801552", KMSG_IO_ERROR, "sda",
+		  NULL },
+		/* fs/buffer.c, fs/iomap, ext4's end_bio */
+		{ "Buffer I/O error on dev sde3, logical block 1, lost async page write", KMSG_IO_ERROR,
+		  "sde3", NULL },
+		{ "Buffer I/O error on device loop0, logical block 20481", KMSG_IO_ERROR, "loop0", NULL },
+		{ "lost page write due to I/O error on md0", KMSG_IO_ERROR, "md0", NULL },
+		{ "sde4: writeback error on inode 4240163, offset 0, sector 47427584", KMSG_IO_ERROR,
+		  "sde4", NULL },
+		{ "EXT4-fs warning (device loop0): ext4_end_bio:368: I/O error 3 writing to inode 12 "
+		  "starting block 21761)", KMSG_IO_ERROR, "loop0", NULL },
+		/* fs/jbd2 */
+		{ "Aborting journal on device sda1-8.", KMSG_FS_ERROR, "sda1-8", NULL },
+		{ "JBD2: I/O error when updating journal superblock for sde2-8.", KMSG_FS_ERROR, "sde2-8",
+		  NULL },
+		{ "JBD2: I/O error detected when updating journal superblock for sdb1-8.", KMSG_FS_ERROR,
+		  "sdb1-8", NULL },
+		{ "JBD2: Error -5 detected when updating journal superblock for dm-0-8.", KMSG_FS_ERROR,
+		  "dm-0-8", NULL },
+		{ "JBD2: Detected IO errors while flushing file data on dm-0-8", KMSG_FS_ERROR, "dm-0-8",
+		  NULL },
+		{ "JBD2: Detected IO errors -5 while flushing file data on vda-8", KMSG_FS_ERROR, "vda-8",
+		  NULL },
+		{ "JBD2: IO error reading journal superblock", KMSG_FS_ERROR, NULL, NULL },
+		/* fs/ext4 */
+		{ "EXT4-fs error (device loop0): ext4_journal_check_start:87: comm touch: Detected "
+		  "aborted journal", KMSG_FS_ERROR, "loop0", "touch" },
+		{ "EXT4-fs error (device dm-0) in ext4_iomap_alloc:3320: IO failure", KMSG_FS_ERROR,
+		  "dm-0", NULL },
+		{ "EXT4-fs error (device sda1): ext4_find_entry:1455: inode #2: comm ls: reading "
+		  "directory lblock 0", KMSG_FS_ERROR, "sda1", "ls" },
+		{ "EXT4-fs (loop0): Remounting filesystem read-only", KMSG_FS_ERROR, "loop0", NULL },
+		{ "EXT4-fs (dm-0): I/O error while writing superblock", KMSG_FS_ERROR, "dm-0", NULL },
+		/* Not errors */
+		{ "EXT4-fs (loop0): mounted filesystem c724b589 r/w with ordered data mode.", -1, NULL,
+		  NULL },
+		{ "JBD2: Invalid checksum recovering block 1 in log", -1, NULL, NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		struct kmsg_event e;
+		int kind = kmsg_rules_match(&rules, lines[i].text, strlen(lines[i].text));
+		bool ok;
+
+		memset(&e, 0, sizeof(e));
+		if (kind >= 0)
+			kmsg_fields((enum kmsg_kind)kind, lines[i].text, strlen(lines[i].text), &e);
+		ok = kind == (int)lines[i].kind &&
+		    (lines[i].dev ? (e.has & KF_DEV) && strcmp(e.dev, lines[i].dev) == 0 :
+				    !(e.has & KF_DEV)) &&
+		    (lines[i].comm ? (e.has & KF_COMM) && strcmp(e.comm, lines[i].comm) == 0 :
+				     !(e.has & KF_COMM));
+		if (!tap_ok(ok, "%s%s%s: \"%.40s\"", kind >= 0 ? kmsg_kind_name(kind) : "no event",
+			    lines[i].dev ? " on " : "", lines[i].dev ? lines[i].dev : "", lines[i].text))
+			printf("#   kind %d, dev \"%s\" (has %#x), comm \"%s\"\n", kind, e.dev, e.has, e.comm);
+	}
+	tap_eq_str(kmsg_kind_name(KMSG_FS_ERROR), "fs-error", "the new kind's name");
+	tap_eq_int(kmsg_kind_parse("fs-error", 8), KMSG_FS_ERROR, "... and back");
+	tap_eq_int(KMSG_FS_ERROR, 11, "... number 11, after the kinds there were (recorded)");
+	{
+		struct kmsg_rules rs = { 0 };
+
+		kmsg_rules_builtin(&rs);
+		tap_ok(kmsg_rules_match(&rs, "Aborting journal on device sda1-8.", 34) == KMSG_FS_ERROR &&
+		       kmsg_rules_match(&rs, "I/O error, dev sda, sector 8 op 0x1:(WRITE)", 43) ==
+			   KMSG_IO_ERROR, "the built-in rules know a journal abort and a block error");
+	}
+
+	/* Captured here: ext4 on a loop device over a full tmpfs. */
+	events_of("kmsg/ext4-enospc-6.18-loop.kmsg");
+	{
+		const struct kmsg_event *e = event_starting("EXT4-fs (loop0): failed to convert");
+
+		tap_eq_int(out.n, KMSG_MAX_EVENTS, "6.18 ENOSPC under a loop: %d events kept", KMSG_MAX_EVENTS);
+		tap_ok(e && e->kind == KMSG_FS_ERROR && e->count == 7 && e->level == 0 &&
+		       strcmp(e->dev, "loop0") == 0 && e->seq == 3800,
+		       "... its 7 identical \"failed to convert\" lines in 52 ms: one fs-error on loop0, "
+		       "count 7, the first's record");
+		tap_eq_int(out.dropped, 15, "... the 15 other events past them counted as dropped");
+		e = event_starting("critical space allocation error, dev loop0, sector 40962");
+		tap_ok(e && e->kind == KMSG_IO_ERROR && e->count == 1 && strcmp(e->dev, "loop0") == 0,
+		       "... the block layer's ENOSPC: io-error on loop0");
+	}
+	{
+		size_t len;
+		char *buf = fixture_load("kmsg/ext4-enospc-6.18-loop.kmsg", &len);
+		const char *from = strstr(buf, "3,3824,");
+		struct kmsg_source *ks = kmsg_source_open(NULL, &rules);
+		const struct kmsg_event *e;
+
+		memset(&out, 0, sizeof(out));
+		kmsg_source_feed(ks, from, len - (size_t)(from - buf), &out);
+		kmsg_source_flush(ks, &out);
+		tap_eq_int(out.n, 3, "... then: the abort, the touch, the remount (not the unmount)");
+		e = &out.ev[0];
+		tap_ok(e->kind == KMSG_FS_ERROR && strcmp(e->dev, "loop0-8") == 0 && e->level == 3,
+		       "... \"Aborting journal on device loop0-8.\": fs-error on loop0-8");
+		e = &out.ev[1];
+		tap_ok(e->kind == KMSG_FS_ERROR && strcmp(e->dev, "loop0") == 0 &&
+		       strcmp(e->comm, "touch") == 0, "... EXT4-fs error: loop0, by touch");
+		kmsg_source_close(ks);
+		free(buf);
+	}
+
+	events_of("kmsg/io-fs-errors-old-formats.kmsg");
+	{
+		int io = 0, fs = 0;
+
+		for (int i = 0; i < out.n; i++) {
+			io += out.ev[i].kind == KMSG_IO_ERROR;
+			fs += out.ev[i].kind == KMSG_FS_ERROR;
+		}
+		/* A repeat of an event not kept is not kept either: 28 lines, 12 dropped. */
+		tap_ok(out.n == 16 && out.dropped == 12, "2.6 to 6.x error lines: %d events, %u past 16",
+		       out.n, out.dropped);
+		tap_ok(io == 8 && fs == 8, "... the first 16: 8 io-error, 8 fs-error (%d, %d)", io, fs);
+	}
+	/* The last seven lines alone: interleaved repeats, then one 2 s later. */
+	{
+		size_t len;
+		char *buf = fixture_load("kmsg/io-fs-errors-old-formats.kmsg", &len);
+		const char *from = strstr(buf, "3,1222,");
+		struct kmsg_source *ks = kmsg_source_open(NULL, &rules);
+
+		memset(&out, 0, sizeof(out));
+		kmsg_source_feed(ks, from, len - (size_t)(from - buf), &out);
+		kmsg_source_flush(ks, &out);
+		tap_ok(out.n == 3 && out.ev[0].count == 3 && out.ev[1].count == 3 && out.ev[2].count == 1 &&
+		       out.ev[0].kind == KMSG_IO_ERROR && strcmp(out.ev[0].dev, "mmcblk0") == 0 &&
+		       strcmp(out.ev[1].dev, "mmcblk0p3") == 0 && out.ev[2].seq == 1228,
+		       "a block error and its buffer's, each 3 times between the other: 2 events of 3; "
+		       "the same 2 s later: another");
+		kmsg_source_close(ks);
+		free(buf);
+	}
+}
+
+/* Identical lines within a second are one event with a count. */
+static void
+test_merge(void)
+{
+	struct kmsg_source *ks = kmsg_source_open(NULL, &rules);
+	char l[200], b[160];
+
+	memset(&out, 0, sizeof(out));
+	for (int i = 0; i < 50; i++) {
+		snprintf(l, sizeof(l), "3,%d,%d,-;Buffer I/O error on dev sdb1, logical block 0, async "
+			 "page read\n", 500 + i, 7000000 + i * 19000);
+		feed_str(ks, l);
+	}
+	kmsg_source_flush(ks, &out);
+	tap_ok(out.n == 1 && out.ev[0].count == 50 && out.ev[0].seq == 500 &&
+	       out.ev[0].ts_us == 7000000 && out.dropped == 0,
+	       "50 identical lines in 0.93 s: one event, count 50, the first's record and time");
+	kmsg_event_brief(&out.ev[0], b, sizeof(b));
+	tap_eq_str(b, "Buffer I/O error on dev sdb1, logical block 0, async page read (50 times)",
+		   "... its brief says how many times");
+	kmsg_event_brief(&out.ev[0], b, 24);
+	tap_eq_str(b, "Buffer I/O e (50 times)", "... in a short brief too, the text cut first");
+
+	memset(&out, 0, sizeof(out));
+	feed_str(ks, "3,600,20000000,-;Aborting journal on device sda1-8.\n"
+		 "3,601,22000000,-;Aborting journal on device sda1-8.\n");
+	kmsg_source_flush(ks, &out);
+	tap_ok(out.n == 2 && out.ev[0].count == 1 && out.ev[1].count == 1,
+	       "the same line 2 s apart: two events");
+
+	memset(&out, 0, sizeof(out));
+	feed_str(ks, "3,700,30000000,-;Buffer I/O error on dev sdb1, logical block 0, async page read\n"
+		 "3,701,30000100,-;Buffer I/O error on dev sdb1, logical block 1, async page read\n"
+		 "3,702,30000200,-;Buffer I/O error on dev sdb2, logical block 0, async page read\n"
+		 "6,703,30000300,-;Buffer I/O error on dev sdb1, logical block 0, async page read\n"
+		 "3,704,31000000,-;Buffer I/O error on dev sdb1, logical block 0, async page read\n"
+		 "3,705,31000001,-;Buffer I/O error on dev sdb1, logical block 0, async page read\n");
+	kmsg_source_flush(ks, &out);
+	tap_ok(out.n == 4 && out.ev[0].count == 3 && out.ev[1].count == 1 && out.ev[2].count == 1 &&
+	       out.ev[3].count == 1 && out.ev[3].seq == 705,
+	       "different lines are never one; 1 s after the first still is, 1 s and 1 us is not");
+	/* (the level-6 line counts as the same: the kernel's text and kind are) */
+
+	/* A hung task's whole message repeated: merged only when all its lines are the same. */
+	memset(&out, 0, sizeof(out));
+	feed_str(ks, "3,800,40000000,-;INFO: task sh:1 blocked for more than 2 seconds.\n"
+		 "3,801,40000001,-;Call Trace:\n"
+		 "3,802,40000002,-;INFO: task sh:1 blocked for more than 2 seconds.\n"
+		 "3,803,40000003,-;Call Trace:\n"
+		 "3,804,40000004,-;INFO: task sh:1 blocked for more than 2 seconds.\n"
+		 "3,805,40000005,-;Call Trace: other\n");
+	kmsg_source_flush(ks, &out);
+	tap_ok(out.n == 2 && out.ev[0].count == 2 && out.ev[1].count == 1,
+	       "a message of several lines: the same whole text merged, another not");
+
+	/* A full tick still counts repeats of the events it holds. */
+	memset(&out, 0, sizeof(out));
+	for (int i = 0; i < KMSG_MAX_EVENTS + 3; i++) {
+		snprintf(l, sizeof(l), "3,%d,%d,-;I/O error, dev sda, sector %d\n", 900 + i,
+			 50000000 + i, i < KMSG_MAX_EVENTS ? i : 0);
+		feed_str(ks, l);
+	}
+	kmsg_source_flush(ks, &out);
+	tap_ok(out.n == KMSG_MAX_EVENTS && out.dropped == 0 && out.ev[0].count == 4,
+	       "a tick of %d events: a repeat of one of them is counted, not dropped", KMSG_MAX_EVENTS);
+	kmsg_source_close(ks);
+
+	{
+		struct kmsg_sample k = { 0 };
+		struct kmsg_event e = { .kind = KMSG_IO_ERROR, .ts_us = 5, .count = 3, .text = "x" };
+
+		tap_ok(!kmsg_source_add(&k, &e) && kmsg_source_add(&k, &e) && k.n == 1 &&
+		       k.ev[0].count == 6, "adding a counted event adds its count");
+		e.count = 0;
+		tap_ok(kmsg_source_add(&k, &e) && k.ev[0].count == 7 && kmsg_event_count(&e) == 1,
+		       "count 0 (an event from elsewhere) is once");
+	}
+}
+
 /* Ticks through a pipe, as the dashboard reads /dev/kmsg. */
 static void
 test_ticks(void)
@@ -525,6 +776,8 @@ main(void)
 	test_fixtures();
 	test_every_cut();
 	test_assembly();
+	test_io_fs_errors();
+	test_merge();
 	test_ticks();
 	test_brief();
 	return tap_done();

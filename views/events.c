@@ -2,8 +2,9 @@
  * Events: what the kernel log said about memory pressure (allocation
  * failures, hung tasks, OOM kills; data/kmsg-events) since pagetop
  * started, oldest first, up to the sample shown. Enter opens an event to
- * the kernel's whole message with its continuation lines. Without the
- * log, the screen says why.
+ * the kernel's whole message with its continuation lines. A line the
+ * kernel printed again within a second is one row, "x50" before it.
+ * Without the log, the screen says why.
  */
 #include <curses.h>
 #include <errno.h>
@@ -118,7 +119,11 @@ draw_detail(const struct view_ctx *ctx, struct events_state *st, const struct ev
 	if (ev->has & KF_FILE)
 		ADD("file-rss %llukB  ", (unsigned long long)ev->file_kb);
 	if (ev->has & KF_SHMEM)
-		ADD("shmem-rss %llukB", (unsigned long long)ev->shmem_kb);
+		ADD("shmem-rss %llukB  ", (unsigned long long)ev->shmem_kb);
+	if (ev->has & KF_DEV)
+		ADD("device %s  ", ev->dev);
+	if (kmsg_event_count(ev) > 1)
+		ADD("printed %u times within %gs", kmsg_event_count(ev), KMSG_MERGE_US / 1e6);
 #undef ADD
 	if (f[0] && y < end)
 		draw_text(y++, ctx->x, ctx->cols, ST_NORMAL, "%s", f);
@@ -209,6 +214,10 @@ events_draw(const struct view_ctx *ctx, void *state)
 		x += draw_text(y, x, ctx->cols, sel ? ST_SELECTED : ST_NORMAL, "%-8s  ", t);
 		x += draw_text(y, x, ctx->x + ctx->cols - x, sel ? ST_SELECTED : view_kmsg_style(ev->kind),
 			       "%-13s  ", kmsg_kind_name(ev->kind));
+		/* A line the kernel printed again and again: how many times, first. */
+		if (kmsg_event_count(ev) > 1)
+			x += draw_text(y, x, ctx->x + ctx->cols - x, sel ? ST_SELECTED : ST_WARN, "%s%u ",
+				       draw_utf8() ? "\xc3\x97" : "x", kmsg_event_count(ev));
 		draw_text(y, x, ctx->x + ctx->cols - x, sel ? ST_SELECTED : ST_NORMAL, "%.*s",
 			  (int)kmsg_event_first_line(ev), ev->text);
 	}

@@ -267,6 +267,9 @@ json_events(struct json *j, const struct sample *s)
 			json_u64(j, "file_rss_kb", ev->file_kb);
 		if (ev->has & KF_SHMEM)
 			json_u64(j, "shmem_rss_kb", ev->shmem_kb);
+		if (ev->has & KF_DEV)
+			json_str(j, "device", ev->dev);
+		json_u64(j, "count", kmsg_event_count(ev));
 		json_u64(j, "lines", ev->lines);
 		if (ev->truncated)
 			json_bool(j, "truncated", true);

@@ -13,6 +13,15 @@
  *	  "%s: Killed process %d (%s) total-vm:%lukB, anon-rss:%lukB,
  *	   file-rss:%lukB, shmem-rss:%lukB, UID:%u pgtables:%lukB ..."
  *	  "oom_reaper: reaped process %d (%s), now anon-rss:%lukB, ..."
+ *	block/blk-core.c blk_print_req_error(), fs/buffer.c buffer_io_error():
+ *	  "%s error, dev %s, sector %llu op 0x%x:(%s) flags 0x%x ..."
+ *	  ("end_request: I/O error, dev %s, sector %llu" before 3.x,
+ *	  "blk_update_request: ..." and "print_req_error: ..." in 4.x, 5.x)
+ *	  "Buffer I/O error on dev %pg, logical block %llu%s"
+ *	fs/jbd2/journal.c, fs/ext4/super.c __ext4_error():
+ *	  "Aborting journal on device %s."
+ *	  "JBD2: I/O error when updating journal superblock for %s."
+ *	  "EXT4-fs error (device %s): %s:%d: comm %s: %pV"
  *
  * A command name may hold any character, ':' and '(' included, so each
  * field is found from the fixed words around it, never by splitting.
@@ -37,6 +46,7 @@ static const char *const kind_names[KMSG_KIND_COUNT] = {
 	[KMSG_IO_ERROR] = "io-error",
 	[KMSG_LOCKUP] = "lockup",
 	[KMSG_BAD_PAGE] = "bad-page",
+	[KMSG_FS_ERROR] = "fs-error",
 };
 
 const char *
@@ -371,6 +381,39 @@ fields_alloc(const char *s, size_t n, struct kmsg_event *ev)
 		ev->has |= KF_GFP;
 }
 
+/* The device an I/O or filesystem error names: after the first of the
+ * kernel's words for it that the line has, up to ',', ')', ':' or a space,
+ * without a last '.' ("on device sda1-8."). */
+static void
+fields_dev(const char *s, size_t n, struct kmsg_event *ev)
+{
+	static const char *const before[] = {
+		"(device ", "-fs (", ", dev ", "end_request: dev ", " on device ", " on dev ",
+		" data on ", "superblock for ", "I/O error on ",
+	};
+	const char *end = s + n, *p = NULL, *q;
+	size_t k;
+
+	for (size_t i = 0; !p && i < sizeof(before) / sizeof(before[0]); i++)
+		if ((p = find(s, n, before[i])))
+			p += strlen(before[i]);
+	/* iomap: "sde4: writeback error on inode 4240163, ..." */
+	if (!p && (q = find(s, n, ": writeback error on inode ")))
+		p = s, end = q;
+	if (!p)
+		return;
+	for (q = p; q < end && *q != ',' && *q != ')' && *q != ':' && *q != ' '; q++)
+		;
+	k = (size_t)(q - p);
+	if (k > 0 && p[k - 1] == '.')
+		k--;
+	if (k == 0 || k >= sizeof(ev->dev))
+		return;
+	memcpy(ev->dev, p, k);
+	ev->dev[k] = '\0';
+	ev->has |= KF_DEV;
+}
+
 void
 kmsg_fields(enum kmsg_kind kind, const char *s, size_t n, struct kmsg_event *ev)
 {
@@ -416,6 +459,14 @@ kmsg_fields(enum kmsg_kind kind, const char *s, size_t n, struct kmsg_event *ev)
 		if ((q = find_last(s, n, ']')) && (p = find_last(s, (size_t)(q - s), '[')))
 			comm_colon_pid(ev, p + 1, q);
 		break;
+	case KMSG_IO_ERROR:
+	case KMSG_FS_ERROR:
+		fields_dev(s, n, ev);
+		/* ext4: "...: comm touch: Detected aborted journal" */
+		if ((p = find(s, n, ": comm ")) &&
+		    (q = find(p + strlen(": comm "), (size_t)(end - p) - strlen(": comm "), ": ")))
+			set_comm(ev, p + strlen(": comm "), (size_t)(q - p) - strlen(": comm "));
+		break;
 	case KMSG_BAD_PAGE:
 		if ((p = find(s, n, " in process "))) {
 			p += strlen(" in process ");
@@ -446,6 +497,9 @@ kmsg_event_brief(const struct kmsg_event *ev, char *dst, size_t size)
 	if (size == 0)
 		return;
 	dst[0] = '\0';
+	/* The kernel's words say it best: the device and what failed on it. */
+	if (ev->kind == KMSG_IO_ERROR || ev->kind == KMSG_FS_ERROR)
+		goto first_line;
 	if (ev->has & KF_COMM)
 		ADD("%s", ev->comm);
 	if (ev->has & KF_PID)
@@ -476,8 +530,34 @@ kmsg_event_brief(const struct kmsg_event *ev, char *dst, size_t size)
 #undef ADD
 	if (dst[0] == ' ')
 		memmove(dst, dst + 1, strlen(dst));
+first_line:
 	if (dst[0] == '\0' || ev->has == 0)
 		snprintf(dst, size, "%.*s", (int)kmsg_event_first_line(ev), ev->text);
+	if (kmsg_event_count(ev) > 1) {
+		char times[32];
+		size_t k = (size_t)snprintf(times, sizeof(times), " (%u times)", kmsg_event_count(ev));
+		size_t at = strlen(dst);
+
+		/* The count stays whole: it cuts the text short rather than be cut. */
+		if (k + 1 > size)
+			return;
+		if (at + k + 1 > size)
+			at = size - k - 1;
+		memcpy(dst + at, times, k + 1);
+	}
+}
+
+uint32_t
+kmsg_event_count(const struct kmsg_event *ev)
+{
+	return ev->count ? ev->count : 1;
+}
+
+bool
+kmsg_event_repeats(const struct kmsg_event *a, const struct kmsg_event *b)
+{
+	return a->kind == b->kind && b->ts_us >= a->ts_us && b->ts_us - a->ts_us <= KMSG_MERGE_US &&
+	    a->truncated == b->truncated && a->lines == b->lines && strcmp(a->text, b->text) == 0;
 }
 
 double

@@ -37,12 +37,15 @@ enum kmsg_kind {
 	KMSG_IO_ERROR,		/* block I/O errors: writeback that failed */
 	KMSG_LOCKUP,		/* soft/hard lockups, workqueue lockups */
 	KMSG_BAD_PAGE,		/* bad page state or map */
+	KMSG_FS_ERROR,		/* a filesystem or its journal gave up: ext4, jbd2 */
 	KMSG_KIND_COUNT
 };
 
 #define KMSG_MAX_EVENTS	16	/* events kept in one sample */
 #define KMSG_TEXT_MAX	2048	/* bytes of an event's text, with its continuation lines */
 #define KMSG_COMM_LEN	64	/* a command name (TASK_COMM_LEN is 16; room to spare) */
+#define KMSG_DEV_LEN	40	/* a device name (DISK_NAME_LEN is 32), a journal's "sda1-8" */
+#define KMSG_MERGE_US	1000000	/* identical lines within this of the first are one event */
 
 /* Which fields of an event the kernel's text gave. */
 #define KF_COMM		0x01u
@@ -53,7 +56,8 @@ enum kmsg_kind {
 #define KF_ANON		0x20u
 #define KF_FILE		0x40u
 #define KF_SHMEM	0x80u
-#define KF_ALL		0xffu
+#define KF_ALL		0xffu	/* the bits of recording field KMSG */
+#define KF_DEV		0x100u	/* recorded in KMSG_MORE, with count */
 
 struct kmsg_event {
 	uint64_t seq;		/* the kernel's record number */
@@ -68,6 +72,9 @@ struct kmsg_event {
 	uint32_t seconds;	/* hung task: blocked for more than; lockup: stuck for */
 	uint64_t anon_kb, file_kb, shmem_kb;	/* OOM victim's rss */
 	uint32_t lines;		/* lines the kernel printed, kept or not */
+	uint32_t count;		/* times the kernel printed it: identical events within
+				 * KMSG_MERGE_US of the first are one (0 reads as 1) */
+	char dev[KMSG_DEV_LEN];	/* the device of an I/O or filesystem error */
 	bool truncated;		/* text holds only the first lines */
 	char text[KMSG_TEXT_MAX];	/* the first line, then continuation lines after '\n' */
 };
@@ -120,8 +127,14 @@ int kmsg_kind_parse(const char *name, size_t len);
 /* Whether an event of this kind goes on over the records that follow it. */
 bool kmsg_kind_multiline(enum kmsg_kind kind);
 
-/* A short line for an event: "vim order:4 mode:0x40dc0", "sh:30810 blocked 2s". */
+/* A short line for an event: "vim order:4 mode:0x40dc0", "sh:30810 blocked 2s",
+ * with " (50 times)" after it for an event the kernel printed 50 times. */
 void kmsg_event_brief(const struct kmsg_event *ev, char *dst, size_t size);
+/* How many times the kernel printed the event: its count, at least 1. */
+uint32_t kmsg_event_count(const struct kmsg_event *ev);
+/* Whether b is a printed again: the same kind and text, within
+ * KMSG_MERGE_US of a's first line. */
+bool kmsg_event_repeats(const struct kmsg_event *a, const struct kmsg_event *b);
 /* The first line of an event's text, its length. */
 size_t kmsg_event_first_line(const struct kmsg_event *ev);
 /* The event's wall-clock time from the clocks of the sample it came with:

@@ -1,7 +1,8 @@
 /*
  * The recording codec's event family: the encoder and decoder of the
  * sensors chunk (id 17, readings in milli-units) and of the kernel log
- * events of one tick (id 19, always whole), side by side.
+ * events of one tick (id 19, always whole; id 29 after it with what a
+ * reader of 19 alone does not know), side by side.
  */
 
 #include "ptrec/codec-int.h"
@@ -263,10 +264,70 @@ codec_dec_kmsg(struct dec *d, struct rbuf *r)
 			return codec_fail(d->err, "kernel log: event %d: bad "
 			    "values", i);
 		ev->lines = (uint32_t)v;
+		ev->count = 1;	/* unless KMSG_MORE says otherwise */
 		if (!codec_get_bool(r, &ev->truncated) ||
 		    !codec_get_str(r, ev->text, sizeof(ev->text)))
 			return codec_fail(d->err, "kernel log: event %d: bad "
 			    "text", i);
 	}
 	return codec_field_done(r, d->err, "kernel log");
+}
+
+/* KMSG_MORE (29). */
+
+bool
+codec_kmsg_more_needed(const struct kmsg_sample *k)
+{
+	int n = k->n < 0 ? 0 : k->n > KMSG_MAX_EVENTS ? KMSG_MAX_EVENTS : k->n;
+
+	for (int i = 0; i < n; i++)
+		if (kmsg_event_count(&k->ev[i]) > 1 || (k->ev[i].has & KF_DEV))
+			return true;
+	return false;
+}
+
+/* Each event of KMSG in its order: times printed, its device or "". */
+void
+codec_enc_kmsg_more(struct wbuf *w, const struct kmsg_sample *k)
+{
+	int n = k->n < 0 ? 0 : k->n > KMSG_MAX_EVENTS ? KMSG_MAX_EVENTS : k->n;
+
+	codec_put_u(w, (uint64_t)n);
+	for (int i = 0; i < n; i++) {
+		const struct kmsg_event *ev = &k->ev[i];
+
+		codec_put_u(w, kmsg_event_count(ev));
+		codec_put_str(w, ev->has & KF_DEV ? ev->dev : "", sizeof(ev->dev));
+	}
+}
+
+int
+codec_dec_kmsg_more(struct dec *d, struct rbuf *r)
+{
+	struct kmsg_sample *k = &d->s->kmsg;
+	uint64_t v;
+
+	if (d->kmsg_more)
+		return codec_fail(d->err, "kernel log counts: twice");
+	d->kmsg_more = true;
+	if (!k->read)
+		return codec_fail(d->err, "kernel log counts: before the "
+		    "kernel log");
+	if (!codec_get_max(r, KMSG_MAX_EVENTS, &v) || (int)v != k->n)
+		return codec_fail(d->err, "kernel log counts: not one for "
+		    "each of the %d events", k->n);
+	for (int i = 0; i < k->n; i++) {
+		struct kmsg_event *ev = &k->ev[i];
+
+		if (!codec_get_max(r, UINT32_MAX, &v) || v == 0)
+			return codec_fail(d->err, "kernel log counts: event "
+			    "%d: bad count", i);
+		ev->count = (uint32_t)v;
+		if (!codec_get_str(r, ev->dev, sizeof(ev->dev)))
+			return codec_fail(d->err, "kernel log counts: event "
+			    "%d: bad device", i);
+		if (ev->dev[0])
+			ev->has |= KF_DEV;
+	}
+	return codec_field_done(r, d->err, "kernel log counts");
 }

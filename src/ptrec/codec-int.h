@@ -44,6 +44,7 @@ enum codec_field {
 	F_TASKS2 = 27,		/* 18 with its counts as 20 to 25 have them */
 	F_BLOCKED_WHY = 28,	/* of each blocked task: why no stack, since what */
 	F_PROBES = 29,		/* the kernel probes (format 2.2) */
+	F_KMSG_MORE = 30,	/* of each kernel log event: times printed, device */
 };
 
 #define DELTA		0x1u	/* frame and chunk flags */
@@ -87,6 +88,7 @@ struct dec {
 	bool sensors;			/* SENSORS seen */
 	bool blocked_why;		/* BLOCKED_WHY seen */
 	bool probes;			/* PROBES seen */
+	bool kmsg_more;			/* KMSG_MORE seen */
 	bool v2;			/* the field is one of 20 to 25, 27 */
 	bool buddy_delta;		/* a delta buddyinfo chunk was read */
 	bool zi_delta;			/* likewise zoneinfo */
@@ -248,6 +250,11 @@ void codec_enc_sensors(struct wbuf *w, const struct sensors *se,
 void codec_enc_kmsg(struct wbuf *w, const struct kmsg_sample *k);
 int codec_dec_sensors(struct dec *d, struct rbuf *r);
 int codec_dec_kmsg(struct dec *d, struct rbuf *r);
+/* KMSG_MORE (30), after KMSG: written when an event was printed more than
+ * once or names a device; without it, each was printed once. */
+bool codec_kmsg_more_needed(const struct kmsg_sample *k);
+void codec_enc_kmsg_more(struct wbuf *w, const struct kmsg_sample *k);
+int codec_dec_kmsg_more(struct dec *d, struct rbuf *r);
 
 /* codec-probes.c: PROBES (29), written when the state is not NONE. */
 size_t codec_probes_cum_count(void);

@@ -242,6 +242,11 @@ codec_encode(const struct sample *s, const struct sample *prev, uint8_t *buf,
 		start = codec_field_begin(&w, F_KMSG);
 		codec_enc_kmsg(&w, &s->kmsg);
 		codec_field_end(&w, start);
+		if (codec_kmsg_more_needed(&s->kmsg)) {
+			start = codec_field_begin(&w, F_KMSG_MORE);
+			codec_enc_kmsg_more(&w, &s->kmsg);
+			codec_field_end(&w, start);
+		}
 	}
 	if (s->probes.state != PROBES_NONE) {
 		start = codec_field_begin(&w, F_PROBES);
@@ -375,6 +380,8 @@ dec_field(struct dec *d, uint64_t id, struct rbuf *r, unsigned *seen_status)
 		return dec_chunk(d, r, SRC_TASKS, codec_dec_tasks);
 	case F_KMSG:
 		return codec_dec_kmsg(d, r);
+	case F_KMSG_MORE:
+		return codec_dec_kmsg_more(d, r);
 	case F_BLOCKED_WHY:
 		if (!(d->chunks & SRC_BIT(SRC_TASKS)))
 			return codec_fail(d->err, "blocked tasks' whys: before "

@@ -21,7 +21,11 @@ static const char builtin_rules[] =
 	"oom-kill       Out of memory: Killed process *\n"
 	"oom-kill       Memory cgroup out of memory: Killed process *\n"
 	"oom-kill       Killed process *\n"
-	"oom-reaped     oom_reaper: reaped process *\n";
+	"oom-reaped     oom_reaper: reaped process *\n"
+	"io-error       * error, dev *, sector *\n"
+	"io-error       Buffer I/O error on dev*\n"
+	"fs-error       Aborting journal on device *\n"
+	"fs-error       EXT4-fs error (device *\n";
 
 bool
 kmsg_glob(const char *p, const char *s, size_t n)

@@ -91,16 +91,35 @@ kmsg_source_bad(const struct kmsg_source *ks, const char **first)
 	return ks->bad;
 }
 
+bool
+kmsg_source_add(struct kmsg_sample *out, const struct kmsg_event *ev)
+{
+	/* The newest first: a repeat is most often of the event just before
+	 * it, or of the one before that (a block error, then its buffer's). */
+	for (int i = out->n - 1; i >= 0; i--) {
+		struct kmsg_event *e = &out->ev[i];
+
+		if (kmsg_event_repeats(e, ev)) {
+			uint32_t c = kmsg_event_count(e), more = kmsg_event_count(ev);
+
+			e->count = c > UINT32_MAX - more ? UINT32_MAX : c + more;
+			return true;
+		}
+	}
+	if (out->n < KMSG_MAX_EVENTS)
+		out->ev[out->n++] = *ev;
+	else
+		out->dropped++;
+	return false;
+}
+
 static void
 emit(struct kmsg_source *ks, struct kmsg_sample *out)
 {
 	if (!ks->open)
 		return;
 	ks->open = false;
-	if (out->n < KMSG_MAX_EVENTS)
-		out->ev[out->n++] = ks->cur;
-	else
-		out->dropped++;
+	kmsg_source_add(out, &ks->cur);
 }
 
 /* Adds text to the event: a new line, or ('+' records of old kernels) the
@@ -145,6 +164,7 @@ start(struct kmsg_source *ks, const struct kmsg_record *r, int kind, size_t n)
 	ev->ts_us = r->ts_us;
 	ev->kind = (enum kmsg_kind)kind;
 	ev->level = r->level;
+	ev->count = 1;
 	kmsg_fields(ev->kind, ks->line, nl ? (size_t)(nl - ks->line) : n, ev);
 	memcpy(ev->text, ks->line, n + 1);
 	ks->cur_len = n;

@@ -8,8 +8,11 @@
  * caller when the kernel names it (CONFIG_PRINTK_CALLER), else the next
  * records within a second of each other. An event is complete when a
  * record that is not its own comes, or when a whole tick brings nothing
- * for it: it reaches the sample of that tick. Nothing is allocated after
- * kmsg_source_open().
+ * for it: it reaches the sample of that tick. An event identical to one
+ * of that tick's (kind and text) within KMSG_MERGE_US of its first line
+ * adds to its count instead of taking a row, as the kernel's own
+ * ratelimit and journald fold a flood of one line. Nothing is allocated
+ * after kmsg_source_open().
  */
 #ifndef PAGETOP_KMSG_SOURCE_H
 #define PAGETOP_KMSG_SOURCE_H
@@ -38,6 +41,10 @@ void kmsg_source_feed(struct kmsg_source *ks, const char *buf, size_t len, struc
 /* The end of the input: a last line without '\n' and the event being
  * assembled are added to out. */
 void kmsg_source_flush(struct kmsg_source *ks, struct kmsg_sample *out);
+/* ev into out: counted into an event of out it repeats
+ * (kmsg_event_repeats: true), else added, or counted as dropped when out
+ * is full. */
+bool kmsg_source_add(struct kmsg_sample *out, const struct kmsg_event *ev);
 /* 0, or the errno that keeps the log from being read. */
 int kmsg_source_err(const struct kmsg_source *ks);
 /* Records that were not /dev/kmsg records: how many, and what was wrong

@@ -28,10 +28,18 @@ check_events(const char *what)
 		if (ev->kind < 0 || ev->kind >= KMSG_KIND_COUNT)
 			fuzz_fail("kmsg %s: event %d of kind %d", what, i, ev->kind);
 		if (!memchr(ev->text, '\0', sizeof(ev->text)) ||
-		    !memchr(ev->comm, '\0', sizeof(ev->comm)))
+		    !memchr(ev->comm, '\0', sizeof(ev->comm)) ||
+		    !memchr(ev->dev, '\0', sizeof(ev->dev)))
 			fuzz_fail("kmsg %s: event %d has an unterminated string", what, i);
 		if (kmsg_event_first_line(ev) > strlen(ev->text))
 			fuzz_fail("kmsg %s: event %d's first line is longer than its text", what, i);
+		if (ev->count < 1 || ((ev->has & KF_DEV) && !ev->dev[0]))
+			fuzz_fail("kmsg %s: event %d: count %u, device \"%s\"", what, i, ev->count,
+				  ev->dev);
+		/* Repeats are counted, never two rows. */
+		for (int j = 0; j < i; j++)
+			if (kmsg_event_repeats(&out.ev[j], ev))
+				fuzz_fail("kmsg %s: events %d and %d are one printed twice", what, j, i);
 		kmsg_event_brief(ev, brief, sizeof(brief));
 		if (!memchr(brief, '\0', sizeof(brief)))
 			fuzz_fail("kmsg %s: event %d's brief is unterminated", what, i);
