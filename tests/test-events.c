@@ -2,7 +2,7 @@
  * Kernel log events in recordings and in the dashboard's ring: a sample's
  * events survive the codec field by field, in keyframes and delta frames;
  * a sample without a kernel log decodes to none (as an older recording
- * does); an event's count and device (KMSG_MORE, 29) survive, and without
+ * does); an event's count and device (KMSG_MORE, 30) survive, and without
  * that field (an older pagetop) each event was printed once; damaged
  * event fields are refused, never read past; the ring
  * keeps the last events with the history entry each came with.
@@ -289,32 +289,32 @@ test_codec_counts(void)
 	tap_ok(d->kmsg.ev[0].count == 50 && strcmp(d->kmsg.ev[0].dev, "sdb1") == 0 &&
 	       (d->kmsg.ev[0].has & KF_DEV) && d->kmsg.ev[1].count == 1 && !(d->kmsg.ev[1].has & KF_DEV) &&
 	       d->kmsg.ev[2].count == 3, "... each its own: 50 on sdb1, once with none, 3");
-	tap_ok(field_at(buf, (size_t)n, 29, &from, &to), "... in field 29, KMSG_MORE");
+	tap_ok(field_at(buf, (size_t)n, 30, &from, &to), "... in field 30, KMSG_MORE");
 
 	/* What an older pagetop wrote: KMSG alone (the field 19 bytes are the
-	 * same); and what an older reader reads: 19, then 29 skipped. */
-	if (field_at(buf, (size_t)n, 29, &from, &to)) {
+	 * same); and what an older reader reads: 19, then 30 skipped. */
+	if (field_at(buf, (size_t)n, 30, &from, &to)) {
 		memmove(buf + from, buf + to, (size_t)n - to);
 		plain = n - (ssize_t)(to - from);
 		tap_ok(codec_decode(buf, (size_t)plain, NULL, d, &st, &err) == 0 && d->kmsg.n == 3 &&
 		       d->kmsg.ev[0].count == 1 && d->kmsg.ev[2].count == 1 &&
 		       !(d->kmsg.ev[0].has & KF_DEV) && strcmp(d->kmsg.ev[0].text, a->kmsg.ev[0].text) == 0,
-		       "without field 29 (an older pagetop's events): each read as printed once");
+		       "without field 30 (an older pagetop's events): each read as printed once");
 	} else {
-		tap_ok(0, "without field 29: no field to take out");
+		tap_ok(0, "without field 30: no field to take out");
 	}
 
-	/* Nothing to say: no field 29, so older readers see what they always did. */
+	/* Nothing to say: no field 30, so older readers see what they always did. */
 	for (int i = 0; i < a->kmsg.n; i++) {
 		a->kmsg.ev[i].count = 1;
 		a->kmsg.ev[i].has &= ~KF_DEV;
 	}
 	n = codec_encode(a, NULL, buf, sizeof(buf));
-	tap_ok(!field_at(buf, (size_t)n, 29, &from, &to) &&
+	tap_ok(!field_at(buf, (size_t)n, 30, &from, &to) &&
 	       codec_decode(buf, (size_t)n, NULL, d, &st, &err) == 0 && d->kmsg.ev[1].count == 1,
-	       "events each printed once with no device: no field 29");
+	       "events each printed once with no device: no field 30");
 
-	/* Damaged field 29: refused. */
+	/* Damaged field 30: refused. */
 	{
 		static const struct {
 			uint8_t p[8];
@@ -332,34 +332,34 @@ test_codec_counts(void)
 			ssize_t m = codec_encode(a, NULL, buf, sizeof(buf));
 			int r;
 
-			if (!field_at(buf, (size_t)m, 29, &from, &to) || to != (size_t)m) {
-				tap_ok(0, "damaged field 29: it is not the last field");
+			if (!field_at(buf, (size_t)m, 30, &from, &to) || to != (size_t)m) {
+				tap_ok(0, "damaged field 30: it is not the last field");
 				continue;
 			}
 			buf[from + 1] = (uint8_t)bad[i].len;
 			memcpy(buf + from + 2, bad[i].p, bad[i].len);
 			r = codec_decode(buf, from + 2 + bad[i].len, NULL, d, &st, &err);
 			tap_ok(r == -EINVAL && strstr(err.msg, "kernel log counts"),
-			       "field 29 damaged (%s): refused (%s)", bad[i].why, err.msg);
+			       "field 30 damaged (%s): refused (%s)", bad[i].why, err.msg);
 		}
 	}
 	/* Before the events, or twice. */
 	{
 		struct sample *s = sample_new(0);
 		ssize_t m = codec_encode(s, NULL, buf, sizeof(buf));
-		const uint8_t more[] = { 29, 1, 0 };
+		const uint8_t more[] = { 30, 1, 0 };
 
 		memcpy(buf + m, more, sizeof(more));
 		tap_ok(codec_decode(buf, (size_t)m + sizeof(more), NULL, d, &st, &err) == -EINVAL &&
-		       strstr(err.msg, "before"), "field 29 without the events before it: refused (%s)",
+		       strstr(err.msg, "before"), "field 30 without the events before it: refused (%s)",
 		       err.msg);
 		n = codec_encode(a, NULL, buf, sizeof(buf));
-		if (field_at(buf, (size_t)n, 29, &from, &to) && to == (size_t)n) {
+		if (field_at(buf, (size_t)n, 30, &from, &to) && to == (size_t)n) {
 			memcpy(buf + n, buf + from, to - from);
 			tap_ok(codec_decode(buf, (size_t)n + (to - from), NULL, d, &st, &err) == -EINVAL &&
-			       strstr(err.msg, "twice"), "field 29 twice: refused (%s)", err.msg);
+			       strstr(err.msg, "twice"), "field 30 twice: refused (%s)", err.msg);
 		} else {
-			tap_ok(0, "field 29 twice: could not build it");
+			tap_ok(0, "field 30 twice: could not build it");
 		}
 		free(s);
 	}

@@ -273,7 +273,7 @@ codec_dec_kmsg(struct dec *d, struct rbuf *r)
 	return codec_field_done(r, d->err, "kernel log");
 }
 
-/* KMSG_MORE (29). */
+/* KMSG_MORE (30). */
 
 bool
 codec_kmsg_more_needed(const struct kmsg_sample *k)
