@@ -146,6 +146,19 @@ check_match "openmetrics: kernel events as a counter" "$(cat $T/k.om)" \
 	'^# TYPE pagetop_kernel_events counter$'
 check_match "openmetrics: ... with the OOM kill" "$(cat $T/k.om)" \
 	'^pagetop_kernel_events_total\{kind="oom-kill"\} 1 [0-9.]+$'
+# Identical lines merged into one event still count as printed: the
+# counter is of lines, as the kernel printed them (30 in 30 ms, one event).
+i=0
+while [ $i -lt 30 ]; do
+	printf '3,%d,%d,-;Buffer I/O error on dev sda1, logical block 4242, lost async page write\n' \
+		$((100 + i)) $((5000000 + 1000 * i))
+	i=$((i + 1))
+done > $T/same.kmsg
+$PAGETOP record --proc-root $T/kroot --kmsg $T/same.kmsg -d 0.1 --duration 1s -o $T/same.ptrec 2>/dev/null
+check_eq "the 30 lines are one event" "$($PAGETOP dump --source events $T/same.ptrec 2>/dev/null | grep -c '^==>')" 1
+$PAGETOP export $T/same.ptrec --format csv > $T/same.csv
+check_eq "csv: ... and count 30 in kernel_events_total" \
+	"$(col kernel_events_total.io-error $T/same.csv | tail -1)" 30
 $PAGETOP export $REC --format csv > $T/nok.csv
 check_eq "a recording without the kernel log: no such columns" \
 	"$(head -1 $T/nok.csv | grep -c kernel_events)" 0

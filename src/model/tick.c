@@ -87,7 +87,7 @@ tick_update(struct tick *t)
 	if (s->kmsg.read) {
 		t->kmsg_read = true;
 		for (int k = 0; k < s->kmsg.n && k < KMSG_MAX_EVENTS; k++)
-			t->kmsg_total[s->kmsg.ev[k].kind]++;
+			t->kmsg_total[s->kmsg.ev[k].kind] += kmsg_event_count(&s->kmsg.ev[k]);
 	}
 	t->n++;
 }
