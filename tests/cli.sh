@@ -90,7 +90,7 @@ for src in "" "--source pagetypeinfo"; do
 done
 text=$($PAGETOP dump $T/pti.ptrec --at end --source pagetypeinfo 2>/dev/null | head -1)
 check_eq "... the same time as the text dump's heading" "$text" \
-	"==> /proc/pagetypeinfo at $(date -d @"${first%.*}" '+%Y-%m-%d %H:%M:%S') <=="
+	"==> /proc/pagetypeinfo at $(date -d @"$first" '+%Y-%m-%d %H:%M:%S.%3N') <=="
 $PAGETOP dump $T/pti.ptrec --at start --json > $T/pti0.json 2>/dev/null
 check_jq "dump --at start --json: a sample that read it has no other time" $T/pti0.json \
 	'.pagetypeinfo.pageblock_order == 9 and (.pagetypeinfo | has("time") | not)'

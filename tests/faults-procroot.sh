@@ -122,7 +122,7 @@ rel=$(jq -s '(map(select(has("buddyinfo") | not))[0].time - .[0].time + 0.02) * 
 err=$($PAGETOP dump $T/vanish.ptrec --at "+${rel}ms" --source buddyinfo 2>&1 >/dev/null)
 st=$?
 check_match "dump --source of a file missing then: one line saying why" "$err" \
-	"^pagetop: $T/vanish.ptrec: no buddyinfo at [0-9 :-]+: not present"
+	"^pagetop: $T/vanish.ptrec: no buddyinfo at [0-9 :.-]+: not present"
 check_eq "... and exit 1" "$st" 1
 tmux_start rv 80 24 "$PAGETOP replay $T/vanish.ptrec --at +${rel}ms"
 check_screen "replay at that moment: the panel says why" rv '^ buddyinfo: not present'

@@ -82,7 +82,7 @@ check_eq "overview: still 24 rows" "$(screen_of ev | wc -l)" 24
 check_eq "overview: nothing past 80 columns" "$(screen_of ev | wc -L)" 80
 keys ev e
 check_screen "e opens the Events screen" ev '^time +kind +the kernel.s first line \(Enter: the whole message\)'
-check_screen "Events: time, kind, the kernel's first line" ev '^[0-9:]{8}  hung-task      INFO: task sh:30810 blocked for more than 2 seconds\.'
+check_screen "Events: time, kind, the kernel's first line" ev '^[0-9:]{8}\.[0-9]{3}  hung-task      INFO: task sh:30810 blocked for more than 2 seconds'
 check_no_screen "Events: what userspace wrote is not there" ev 'vim|evil|fake-daemon|Killed process 1 '
 keys ev Enter
 check_screen "Enter: the whole message, fields first" ev '^command sh  pid 30810  2s'
@@ -101,7 +101,7 @@ wait_screen big 'Memory' >/dev/null
 check_screen "160x50 overview: the latest event on a line of its own" big \
 	'^Events [0-9:]{8} alloc-failure fdgrow mode:0x400cc2( |$)'
 keys big 5
-check_screen "160x50 Events: three events" big '^[0-9:]{8}  alloc-failure  fdgrow: vmalloc error: size 249856, failed to allocate pages, mode:0x400cc2'
+check_screen "160x50 Events: three events" big '^[0-9:]{8}\.[0-9]{3}  alloc-failure  fdgrow: vmalloc error: size 249856, failed to allocate pages, mode:0x400cc2'
 keys big Up Enter
 check_screen "Enter on the OOM kill" big '^command tail  pid 32464  anon-rss 65280kB  file-rss 1676kB  shmem-rss 0kB'
 keys big Escape Up Enter
@@ -123,11 +123,11 @@ $PAGETOP dump $T/k.ptrec --json | jq -s . > $T/k.json
 check_jq "dump --json: the event in one sample" $T/k.json \
 	'[.[] | .events[]?] | length == 1 and .[0].kind == "hung-task" and .[0].pid == 30810'
 info=$($PAGETOP dump $T/k.ptrec --info)
-check_match "dump --info: the event" "$info" '^event: +[0-9-]+ [0-9:]{8}  hung-task  sh:30810 blocked 2s$'
+check_match "dump --info: the event" "$info" '^event: +[0-9-]+ [0-9:]{8}\.[0-9]{3}  hung-task  sh:30810 blocked 2s$'
 check_match "dump --info: the count" "$info" '^kernel log: 1 events$'
 out=$($PAGETOP dump $T/k.ptrec --source events)
 check_match "dump --source events: a heading" "$out" \
-	'^==> /dev/kmsg: hung-task at [0-9-]+ [0-9:]{8} \(record 363\) <==$'
+	'^==> /dev/kmsg: hung-task at [0-9-]+ [0-9:]{8}\.[0-9]{3} \(record 363\) <==$'
 check_match "... then the lines in dmesg's format" "$out" \
 	'^\[ *[0-9]+\.[0-9]{6}\] INFO: task sh:30810 blocked for more than 2 seconds\.$'
 check_eq "... every line of the message" "$(printf '%s\n' "$out" | grep -c '^\[')" 46
@@ -136,7 +136,7 @@ check_screen "replay starts at the start" rp '^\[◆.*\] 0s / [34]s$'
 keys rp n
 check_screen "n stops at the kernel log event, and says which" rp '^kernel: hung-task sh:30810 blocked 2s \(5 Events\)'
 keys rp 5
-check_screen "replay Events: the event" rp '^[0-9:]{8}  hung-task      INFO: task sh:30810'
+check_screen "replay Events: the event" rp '^[0-9:]{8}\.[0-9]{3}  hung-task      INFO: task sh:30810'
 keys rp Left
 check_screen "one sample before it: not yet" rp '^Kernel log  since pagetop started'
 check_no_screen "... and no event listed" rp 'hung-task'

@@ -18,7 +18,8 @@ $PAGETOP record --proc-root $T/root -o $T/m.ptrec -d 0.1 --flush 0.2 2>$T/rec.er
 rpid=$!
 i=0
 while [ $i -lt 50 ] && [ -z "$(ls $XDG_RUNTIME_DIR/pagetop 2>/dev/null)" ]; do sleep 0.1; i=$((i + 1)); done
-check "mark: a long mark is sent" $PAGETOP mark "$long"
+out=$($PAGETOP mark "$long")
+check_eq "mark: a long mark is sent, to the one recording" "$?:$out" "0:marked 1 recording"
 check "mark: a long mark of 3-byte characters is sent" $PAGETOP mark "$euro"
 sleep 0.5
 kill -INT $rpid
@@ -56,5 +57,38 @@ check_eq "a file in its place: said so" "$err" \
 	"pagetop: mark: $T/file/pagetop is not a directory: marks cannot use it"
 mkdir -m 700 $T/none
 err=$(XDG_RUNTIME_DIR=$T/none $PAGETOP mark "hello" 2>&1)
-check_match "nothing there: no pagetop is recording" "$err" '^pagetop: mark: no pagetop is recording for this user'
+check_eq "nothing there: exit 1, one line" "$?:$err" \
+	"1:pagetop: mark: nothing is recording: press R in the dashboard, or start pagetop record"
+
+# A dashboard that does not record is no receiver: the mark would be lost.
+# With R it is, and with a recorder too the count says two.
+tmux_start dm 80 24 "cd $T && LANG=C.UTF-8 $PAGETOP --proc-root $T/root -d 0.3"
+wait_screen dm 'Memory' >/dev/null
+i=0
+while [ $i -lt 50 ] && [ -z "$(ls $XDG_RUNTIME_DIR/pagetop/*.sock 2>/dev/null)" ]; do sleep 0.1; i=$((i + 1)); done
+err=$($PAGETOP mark "lost" 2>&1)
+check_eq "only a dashboard, not recording: exit 1, nothing is recording" "$?:$err" \
+	"1:pagetop: mark: nothing is recording: press R in the dashboard, or start pagetop record"
+check_no_screen "... and the dashboard did not take it" dm 'not recording: R starts'
+keys dm R
+check_screen "R records" dm 'recording to .*\(R stops\)'
+out=$($PAGETOP mark "kept")
+check_eq "the dashboard recording: it gets the mark" "$?:$out" "0:marked 1 recording"
+check_screen "... and says so" dm 'marked: kept'
+$PAGETOP record --proc-root $T/root -o $T/m2.ptrec -d 0.1 --flush 0.2 2>$T/rec2.err &
+rpid=$!
+i=0
+while [ $i -lt 50 ] && [ "$(ls $XDG_RUNTIME_DIR/pagetop/*.sock 2>/dev/null | wc -l)" -lt 2 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.3
+out=$($PAGETOP mark "both")
+check_eq "a recorder too: two recordings got it" "$?:$out" "0:marked 2 recordings"
+kill -INT $rpid
+wait $rpid
+keys dm R
+check_screen "R stops" dm 'recorded to '
+err=$($PAGETOP mark "lost again" 2>&1)
+check_eq "the dashboard stopped recording: nothing is recording again" "$?:$err" \
+	"1:pagetop: mark: nothing is recording: press R in the dashboard, or start pagetop record"
+keys dm q
+check_screen "the dashboard quits" dm '^exit=0$'
 done_testing

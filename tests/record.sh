@@ -68,7 +68,7 @@ err=$($PAGETOP dump /etc/passwd 2>&1)
 check_eq "not a recording: one clear line" "$err" "pagetop: /etc/passwd: not a pagetop recording"
 check_fails "... and a nonzero exit" $PAGETOP dump /etc/passwd
 err=$($PAGETOP mark "nobody listens" 2>&1)
-check_match "mark with no recorder: a clear message" "$err" '^pagetop: mark: no pagetop is recording'
+check_match "mark with no recorder: a clear message" "$err" '^pagetop: mark: nothing is recording: press R in the dashboard, or start pagetop record$'
 check_fails "... and a nonzero exit" $PAGETOP mark "nobody listens"
 check_fails "a recording is never overwritten" $PAGETOP record --proc-root $T/root -o $T/rt.ptrec --duration 1
 

@@ -20,7 +20,7 @@ within78() {
 	if [ "$w" -le 78 ]; then ok "$1: every line within 78 columns ($w)"; else
 		not_ok "$1: every line within 78 columns" "$(awk 'length > 78' "$2")"; fi
 }
-clock() { date -u -d "@$1" +%H:%M:%S; }
+clock() { date -u -d "@$1" +%H:%M:%S.%3N; }
 
 # Five versions, each held 0.6 s while recording every 0.2 s: version k
 # moves pgscan_kswapd to 1000000 + 1000k and Normal's order-0 count by
@@ -59,7 +59,7 @@ first=$(jq -s '.[0].time' $T/rt.jsonl)
 last=$(jq -s '.[-1].time' $T/rt.jsonl)
 check_match "the samples and the interval" "$full" "^Samples: +$n, one every 0\\.2s\$"
 check_match "the range, dated once" "$full" \
-	"^Time: +$(date -u -d @$first '+%Y-%m-%d %H:%M:%S') to $(clock $last) "
+	"^Time: +$(date -u -d @$first '+%Y-%m-%d %H:%M:%S.%3N') to $(clock $last) "
 t2=$(jq -s 'map(select(.vmstat.pgscan_kswapd == 1002000))[0].time' $T/rt.jsonl)
 t3=$(jq -s 'map(select(.vmstat.pgscan_kswapd == 1003000))[0].time' $T/rt.jsonl)
 # The files of a version are renamed one after the other: a sample may take
@@ -70,7 +70,7 @@ check_match "PSI memory some: the peak avg10 and when (version 2's first sample)
 	"^  memory some +[0-9.]+% +42\\.50% +$(clock $tp)\$"
 total=$(jq -s '.[-1].vmstat.pgscan_kswapd - .[0].vmstat.pgscan_kswapd' $T/rt.jsonl)
 check_match "pgscan_kswapd: the total over the recording ($total)" "$full" \
-	"^  pgscan_kswapd +pages +$total +[0-9.]+k/s +[0-9:]{8}\$"
+	"^  pgscan_kswapd +pages +$total +[0-9.]+k/s +[0-9:]{8}\.[0-9]{3}\$"
 tb=$(jq -s 'map(select(.buddyinfo[] | select(.zone == "Normal") | .free[8] == 0))[0].time' $T/rt.jsonl)
 check_match "Normal: the worst moment is version 2's first sample, order 7 its highest" "$full" \
 	"^  Node 0, zone Normal: worst at $(clock $tb): highest free order 7,"
@@ -81,7 +81,7 @@ norm=$(sed -n '/zone Normal:/,/^    end/p' $T/full.txt)
 check_match "Normal: the buddyinfo row at the start (version 0)" "$norm" "^    start$(row 0)\$"
 check_match "Normal: the row at the worst moment (version 2)" "$norm" "^    worst$(row 2)\$"
 check_match "Normal: the row at the end (version 4)" "$norm" "^    end$(row 4)\$"
-check_match "the mark made with pagetop mark" "$full" '^  [0-9:]{8}  mke2fs starts$'
+check_match "the mark made with pagetop mark" "$full" '^  [0-9:]{8}\.[0-9]{3}  mke2fs starts$'
 check_match "the host" "$full" '^Host: +[^ ].*, Linux '
 check_match "no gaps" "$full" '^Gaps: +none$'
 
@@ -164,7 +164,7 @@ $PAGETOP report $f > $T/f10.txt 2>&1
 f10=$(cat $T/f10.txt)
 check_match "format 1.0: host" "$f10" '^Host: +fixturehost, Linux 6\.18\.44 x86_64, 2 CPUs,'
 check_match "format 1.0: 10 samples at 0.2 s" "$f10" '^Samples: +10, one every 0\.2s$'
-check_match "format 1.0: its mark" "$f10" '^  [0-9:]{8}  format 1\.0 fixture$'
+check_match "format 1.0: its mark" "$f10" '^  [0-9:]{8}\.[0-9]{3}  format 1\.0 fixture$'
 norm=$(sed -n '/zone Normal:/,/^    end/p' $T/f10.txt)
 fix=$(awk '$4 == "Normal" { for (i = 5; i <= NF; i++) printf " +%s", $i }' $FIXTURES/$L/buddyinfo)
 check_match "format 1.0: Normal as captured, at the start" "$norm" "^    start$fix\$"
@@ -207,7 +207,7 @@ kr=$(cat $T/k.txt)
 check_match "kernel log: counted per kind" "$kr" \
 	'^Kernel log: 5 events \(3 hung-task, 1 oom-invoked, 1 oom-kill\)$'
 check_match "kernel log: the OOM victim, with its rss" "$kr" \
-	'^  [0-9:]{8}  oom-kill       tail:32464 anon 63\.8M file 1\.6M$'
-check_match "kernel log: the hung task with how long" "$kr" '^  [0-9:]{8}  hung-task      sh:30810 blocked 6s$'
+	'^  [0-9:]{8}\.[0-9]{3}  oom-kill       tail:32464 anon 63\.8M file 1\.6M$'
+check_match "kernel log: the hung task with how long" "$kr" '^  [0-9:]{8}\.[0-9]{3}  hung-task      sh:30810 blocked 6s$'
 within78 "kernel log" $T/k.txt
 done_testing

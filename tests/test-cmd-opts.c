@@ -175,7 +175,7 @@ test_count(void)
 static void
 test_time(void)
 {
-	const struct when_span span = { 1796025601.25, 1796026499.5 };
+	const struct when_span span = { .first = 1796025601.25, .last = 1796026499.5 };
 	double t = -1;
 	int r;
 
@@ -189,8 +189,8 @@ test_time(void)
 	t = -1;
 	capture_start();
 	r = cmd_opt_time(NULL, "--at", "next week", &span, &t);
-	refused(r, t, "pagetop: --at: 'next week' is not a time (14:03:10, \"2026-11-30 14:03:10\", "
-		"seconds since the epoch, start, end, +5m after the start, -30s before the end)",
+	refused(r, t, "pagetop: --at: 'next week' is not a time (14:03:10.2, \"2026-11-30 14:03:10\", "
+		"epoch seconds, start, end, +5m, -30s, mark:TEXT[#N], each with +D or -D after it)",
 		"time: not one, the forms listed");
 }
 

@@ -27,7 +27,7 @@
 #define DATADIR_SRC "data"
 #endif
 
-#define BASE	1700000000.0	/* 2023-11-14 22:13:20 UTC */
+#define BASE	1700000000.0	/* 2023-11-14 22:13:20.000 UTC */
 #define N	13
 
 /* Wall time of each sample, in seconds after BASE: 5 samples lost after
@@ -382,7 +382,7 @@ check_many_ways(const struct reasons *rs)
 	tap_ok(strstr(text, "Events: 1 (0 memory pressure past 10%, 0 reclaim stalls beginning, "
 			    "6 tasks blocked a new way)") != NULL,
 	       "many ways: the count is of the ways blocked anew, 6");
-	tap_ok(strstr(text, "22:13:21 jbd2/vda1-8 blocked: ") != NULL &&
+	tap_ok(strstr(text, "22:13:21.000 jbd2/vda1-8 blocked: ") != NULL &&
 	       strstr(text, "; fsync-test blocked: waiting for the ext4 journal to commit; "
 		      "other blocked: ") != NULL,
 	       "many ways: the journal thread and the fsync, both named");
@@ -420,33 +420,32 @@ main(void)
 	       "mark (widest %zu)", widest(text));
 	check_line(text, "Host:", "Host: handmade, Linux 6.18.0-test x86_64, 2 CPUs, 1000000 kB, "
 		   "page size", "the host's facts, as dump --info says them");
-	check_line(text, "Time:", "Time: 2023-11-14 22:13:20 to 22:13:56 (36s)",
+	check_line(text, "Time:", "Time: 2023-11-14 22:13:20.000 to 22:13:56.000 (36s)",
 		   "the time range, the date once");
 	check_line(text, "Samples:", "Samples: 13, one every 1s", "the samples and the interval");
-	check_line(text, "Gaps:", "Gaps: 22:13:28 to 22:13:32: 5 samples lost, the recorder fell "
-		   "behind", "the gap the recorder wrote down");
-	check_line(text, "22:13:35 to", "22:13:35 to 22:13:55: no samples for 20s",
+	check_line(text, "Gaps:", "Gaps: 22:13:28.000 to 22:13:32.000: 5 samples lost, the recorder fell", "the gap the recorder wrote down");
+	check_line(text, "22:13:35.000 to", "22:13:35.000 to 22:13:55.000: no samples for 20s",
 		   "a pause with no gap written down (the one around the gap is not repeated)");
 
-	check_line(text, "  memory some", "memory some 25.00% 42.50% 22:13:23",
+	check_line(text, "  memory some", "memory some 25.00% 42.50% 22:13:23.000",
 		   "PSI memory some: mean from the totals, peak avg10 and when");
-	check_line(text, "  memory full", "memory full 10.00% 7.77% 22:13:25", "PSI memory full");
+	check_line(text, "  memory full", "memory full 10.00% 7.77% 22:13:25.000", "PSI memory full");
 	check_line(text, "  io some", "io some 0.00% 0.00% -", "PSI io some: never, no time");
 
-	check_line(text, "  pgscan_kswapd", "pgscan_kswapd pages 600 200/s 22:13:22",
+	check_line(text, "  pgscan_kswapd", "pgscan_kswapd pages 600 200/s 22:13:22.000",
 		   "pgscan_kswapd: total across the gap, not across the reset; its peak rate");
-	check_line(text, "  pgsteal_kswapd", "pgsteal_kswapd pages 300 100/s 22:13:22",
+	check_line(text, "  pgsteal_kswapd", "pgsteal_kswapd pages 300 100/s 22:13:22.000",
 		   "pgsteal_kswapd likewise");
-	check_line(text, "  allocstall", "allocstall stalls 6 3/s 22:13:24",
+	check_line(text, "  allocstall", "allocstall stalls 6 3/s 22:13:24.000",
 		   "allocstall: the per-zone counters summed; the first of two equal peaks");
 	check_line(text, "  compact_stall", "compact_stall stalls 0 0/s -", "a counter that never moved");
 	check_line(text, "  kswapd reclaim", "kswapd reclaim took 50.0% of the pages it scanned",
 		   "kswapd efficiency from the totals");
 
-	check_line(text, "  Node 0, zone Normal:", "Node 0, zone Normal: worst at 22:13:26: highest "
-		   "free order 7, unusable index", "Normal: the worst moment breaks the tie on order 7 "
+	check_line(text, "  Node 0, zone Normal:", "Node 0, zone Normal: worst at 22:13:26.000: highest "
+		   "free order 7, unusable", "Normal: the worst moment breaks the tie on order 7 "
 		   "by the unusable index at 3");
-	check_line(text, "1.000 at order 9", "1.000 at order 9, 0.668 at 3, 0.534 at 2",
+	check_line(text, "    index 1.000", "index 1.000 at order 9, 0.668 at 3, 0.534 at 2",
 		   "... its indices, the kernel's arithmetic");
 	{
 		const char *z = strstr(text, "zone Normal:");
@@ -457,8 +456,8 @@ main(void)
 			   "... at the worst moment");
 		check_line(z ? z : "", "    end", "end 100 50 40 30 20 10 5 4 3 2 1", "... at the end");
 	}
-	check_line(text, "  Node 0, zone DMA32:", "Node 0, zone DMA32: worst at 22:13:20: highest "
-		   "free order 10, unusable index", "DMA32 never changed: its worst is the first moment");
+	check_line(text, "  Node 0, zone DMA32:", "Node 0, zone DMA32: worst at 22:13:20.000: highest "
+		   "free order 10, unusable", "DMA32 never changed: its worst is the first moment");
 
 	check_line(text, "Blocked tasks", "Blocked tasks (state D) by stack: 3 groups, 4 tasks, 16s "
 		   "blocked in all", "blocked tasks: groups, distinct tasks, time");
@@ -467,7 +466,7 @@ main(void)
 	check_line(text, "      2     4.0s", "2 4.0s 3.0s journal: waiting for the ext4 journal to "
 		   "commit", "the journal group: two tasks, three spells, the longest 3 s");
 	check_line(text, "        longest: syncer", "longest: syncer (tid 101), 3.0s until "
-		   "22:13:24, in:", "... its longest task and when");
+		   "22:13:24.000, in:", "... its longest task and when");
 	check_line(text, "          jbd2_log_wait_commit", "jbd2_log_wait_commit [jbd2]",
 		   "... and its stack, with the module");
 	check_line(text, "      1     2.0s", "1 2.0s 2.0s vfork: parent waiting for its vfork child "
@@ -480,34 +479,33 @@ main(void)
 
 	check_line(text, "Events:", "Events: 7 (2 memory pressure past 10%, 2 reclaim stalls "
 		   "beginning, 3 tasks", "events: what n/N in replay finds");
-	check_line(text, "  22:13:22", "22:13:22 memory pressure past 10% (PSI some avg10 12.00%)",
+	check_line(text, "  22:13:22.000", "22:13:22.000 memory pressure past 10% (PSI some avg10 12.00%)",
 		   "... memory pressure rising");
-	check_line(text, "  22:13:24", "22:13:24 direct reclaim or compaction stalls begin",
+	check_line(text, "  22:13:24.000", "22:13:24.000 direct reclaim or compaction stalls begin",
 		   "... stalls beginning");
-	check_line(text, "  22:13:21", "22:13:21 syncer blocked: waiting for the ext4 journal to "
+	check_line(text, "  22:13:21.000", "22:13:21.000 syncer blocked: waiting for the ext4 journal to "
 		   "commit", "... a task blocked a new way");
 	check_line(text, "Marks:", "Marks: 2", "two marks");
-	check_line(text, "  22:13:22  mke2fs", "22:13:22 mke2fs starts", "... with their times");
-	check_line(text, "22:13:34 a mark longer", "22:13:34 a mark longer than a line:",
+	check_line(text, "  22:13:22.500  mke2fs", "22:13:22.500 mke2fs starts", "... with their times");
+	check_line(text, "22:13:34.500 a mark longer", "22:13:34.500 a mark longer than a line:",
 		   "... a long one wrapped at its blank");
 	if (tap_failed)
 		show(text);
 	free(text);
 
-	/* Samples 3 to 8 only: 22:13:23 to 22:13:33. */
+	/* Samples 3 to 8 only: 22:13:23.000 to 22:13:33. */
 	text = report_text(path, path, 3, 8, &rs);
-	check_line(text, "Time:", "Time: 2023-11-14 22:13:23 to 22:13:33 (10s), of a recording "
-		   "from 22:13:20", "narrowed: the range, and the recording's");
+	check_line(text, "Time:", "Time: 2023-11-14 22:13:23.000 to 22:13:33.000 (10s), of a recording "
+		   "from", "narrowed: the range, and the recording's");
 	check_line(text, "Samples:", "Samples: 6, one every 1s", "narrowed: 6 samples");
-	check_line(text, "  pgscan_kswapd", "pgscan_kswapd pages 200 33/s 22:13:33",
+	check_line(text, "  pgscan_kswapd", "pgscan_kswapd pages 200 33/s 22:13:33.000",
 		   "narrowed: the total and peak within the range (200 pages over the 6 s gap)");
-	check_line(text, "  memory some", "memory some 25.00% 42.50% 22:13:23",
+	check_line(text, "  memory some", "memory some 25.00% 42.50% 22:13:23.000",
 		   "narrowed: the peak on its first sample");
-	check_line(text, "Gaps:", "Gaps: 22:13:28 to 22:13:32: 5 samples lost, the recorder fell "
-		   "behind", "narrowed: the gap inside the range");
+	check_line(text, "Gaps:", "Gaps: 22:13:28.000 to 22:13:32.000: 5 samples lost, the recorder fell", "narrowed: the gap inside the range");
 	check_line(text, "Marks:", "Marks: none", "narrowed: the marks outside left out");
-	check_line(text, "  Node 0, zone Normal:", "Node 0, zone Normal: worst at 22:13:26: highest "
-		   "free order 7, unusable index", "narrowed: the same worst moment");
+	check_line(text, "  Node 0, zone Normal:", "Node 0, zone Normal: worst at 22:13:26.000: highest "
+		   "free order 7, unusable", "narrowed: the same worst moment");
 	check_line(text, "Blocked tasks", "Blocked tasks (state D) by stack: 2 groups, 2 tasks, "
 		   "4.0s blocked in all", "narrowed: the spells seen in the range (the vfork "
 		   "parent's stack not read yet)");
@@ -516,10 +514,10 @@ main(void)
 
 	/* The same samples to the end: the pause and the last mark are in. */
 	text = report_text(path, path, 9, N - 1, &rs);
-	check_line(text, "Gaps:", "Gaps: 22:13:35 to 22:13:55: no samples for 20s",
+	check_line(text, "Gaps:", "Gaps: 22:13:35.000 to 22:13:55.000: no samples for 20s",
 		   "from sample 9: only the pause");
 	check_line(text, "Marks:", "Marks: 1", "from sample 9: the last mark");
-	check_line(text, "  pgscan_kswapd", "pgscan_kswapd pages 100 100/s 22:13:35",
+	check_line(text, "  pgscan_kswapd", "pgscan_kswapd pages 100 100/s 22:13:35.000",
 		   "from sample 9: the reset is the first sample, nothing lost");
 	free(text);
 

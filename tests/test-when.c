@@ -3,9 +3,12 @@
  * so that no daylight saving time moves the clock, and once in a zone
  * with it (a POSIX TZ rule: no tzdata needed). */
 #include "util/when.h"
+#include "util/fmt.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -15,9 +18,9 @@
 #define SENTINEL	-12345.0
 
 /* 2026-11-30 08:00:01.250 to 08:14:59.500 UTC. */
-static const struct when_span span_a = { 1796025601.25, 1796026499.5 };
+static const struct when_span span_a = { .first = 1796025601.25, .last = 1796026499.5 };
 /* 2026-11-30 23:50:00 to 2026-12-01 00:10:00 UTC: over midnight. */
-static const struct when_span span_b = { 1796082600, 1796083800 };
+static const struct when_span span_b = { .first = 1796082600, .last = 1796083800 };
 
 static char why[WHEN_WHY_MAX];
 
@@ -47,6 +50,106 @@ is_error(const struct when_span *span, const char *spec, int err, const char *st
 		    (!want || strcmp(why, want) == 0) && !strchr(why, '\n'),
 		    "%s: '%s'", what, spec ? spec : "(null)"))
 		printf("#   got %d, %.6f, \"%s\"\n", r, out, why);
+}
+
+/* A recording at -d 0.5 from 08:00:01.250 (span_a's start): 20 samples,
+ * each 0.5 s and a little (so that none is on a whole tenth), with marks. */
+#define M_N	20
+static double m_times[M_N];
+static const struct when_mark m_marks[] = {
+	{ 1796025602.9, 4, "mke2fs starts" },	/* between samples 3 and 4 */
+	{ 1796025604.3, 7, "phase-2 starts" },
+	{ 1796025606.0004, 10, "mke2fs done" },	/* printed 08:00:06.000 */
+};
+
+static bool
+m_mark(const void *ctx, size_t i, struct when_mark *m)
+{
+	(void)ctx;
+	if (i >= sizeof(m_marks) / sizeof(m_marks[0]))
+		return false;
+	*m = m_marks[i];
+	return true;
+}
+
+static size_t
+m_find(const void *ctx, double t)
+{
+	size_t i = 0;
+
+	(void)ctx;
+	while (i + 1 < M_N && m_times[i + 1] <= t)
+		i++;
+	return i;
+}
+
+static struct when_span span_m;
+
+/* spec picks sample want. */
+static void
+picks(const char *spec, size_t want, const char *what)
+{
+	double t = SENTINEL;
+	int r = when_parse(spec, &span_m, &t, why, sizeof(why));
+	size_t got = r == 0 ? when_pick(&span_m, t) : SIZE_MAX;
+
+	if (!tap_ok(got == want, "%s: '%s' picks sample %zu", what, spec, want))
+		printf("#   got %d, %zu (%s)\n", r, got, r ? why : "");
+}
+
+static void
+test_marks(void)
+{
+	char spec[64];
+
+	for (size_t i = 0; i < M_N; i++)
+		m_times[i] = 1796025601.25 + 0.5 * (double)i + 0.0013 * (double)i;
+	span_m = (struct when_span){ m_times[0], m_times[M_N - 1], M_N, m_mark, m_find, NULL };
+	is_time(&span_m, "mark:mke2fs", m_marks[0].wall, "mark:TEXT: the first that contains it");
+	is_time(&span_m, "mark:mke2fs#2", m_marks[2].wall, "mark:TEXT#2: the second");
+	is_time(&span_m, "mark:done", m_marks[2].wall, "mark:TEXT: a word inside");
+	is_time(&span_m, "mark:mke2fs-1s", m_marks[0].wall - 1, "mark:TEXT-D");
+	is_time(&span_m, "mark:mke2fs#2+500ms", m_marks[2].wall + 0.5, "mark:TEXT#2+D");
+	is_time(&span_m, "mark:phase-2", m_marks[1].wall, "a mark containing the whole: no offset");
+	is_time(&span_m, "mark:phase-1s", m_marks[1].wall - 1, "... else the offset cut off");
+	is_time(&span_m, "end-3s", m_times[M_N - 1] - 3, "end-D");
+	is_time(&span_m, "start+1.5s", m_times[0] + 1.5, "start+D");
+	is_time(&span_m, "08:00:03.2+1s", 1796025604.2, "a clock time with an offset");
+	is_time(&span_m, "2026-11-30 08:00:05-2s", 1796025603, "a date with an offset");
+	is_time(&span_m, "1796025603.5-500ms", 1796025603, "epoch seconds with an offset");
+	is_error(&span_m, "mark:fsck", -ERANGE, "'mark:fsck': no mark contains 'fsck' (3 marks",
+		 NULL, "mark:TEXT that no mark has");
+	is_error(&span_m, "mark:mke2fs#3", -ERANGE, "'mark:mke2fs#3': only 2 marks contain 'mke2fs'",
+		 NULL, "mark:TEXT#N past the last");
+	is_error(&span_m, "mark:fsck-1s", -ERANGE, "'mark:fsck-1s': no mark contains 'fsck'",
+		 NULL, "... with an offset: the mark named");
+	is_error(&span_m, "mark:mke2fs#0", -EINVAL, "'mark:mke2fs#0' is not a time: marks count",
+		 NULL, "#0");
+	is_error(&span_a, "mark:x", -ERANGE, "'mark:x': the recording has no marks", NULL,
+		 "mark:TEXT without marks");
+	is_error(&span_m, "mark:mke2fs-1h", -ERANGE, "'mark:mke2fs-1h' is before the recording's "
+		 "start", NULL, "an offset out of the span");
+	is_error(&span_m, "end+x", -EINVAL, "'end+x' is not a time (", NULL, "a bad offset");
+	/* The rule: the last sample at or before; a mark's moment, the first
+	 * at or after the mark. */
+	picks("start", 0, "the first");
+	picks("end", M_N - 1, "the last");
+	picks("mark:mke2fs", 4, "a mark: the first sample after it");
+	picks("mark:mke2fs-0", 4, "... as a mark with -0 still (the same moment)");
+	picks("mark:mke2fs+1ms", 3, "just after a mark: the last sample at or before");
+	picks("08:00:06.000", 10, "the printed time of a mark: the sample after it");
+	picks("08:00:02.9", 4, "the printed time of the first mark");
+	for (size_t i = 0; i < M_N; i++) {
+		char ms[FMT_MOMENT_SIZE];
+
+		fmt_moment(m_times[i], FMT_CLOCK, ms, sizeof(ms));
+		snprintf(spec, sizeof(spec), "%s", ms);
+		if (i == 4 || i == 7 || i == 10)
+			continue;	/* the marks' own */
+		picks(spec, i, "every sample at -d 0.5 by its printed clock time");
+	}
+	/* A tenth: the last sample at or before it. */
+	picks("08:00:02.3", 2, "a tenth after a sample: that sample");
 }
 
 static void
@@ -143,7 +246,7 @@ test_errors(void)
 	for (size_t i = 0; i < sizeof(not_times) / sizeof(not_times[0]); i++) {
 		char start[80];
 
-		snprintf(start, sizeof(start), "'%s' is not a time (14:03:10, ", not_times[i]);
+		snprintf(start, sizeof(start), "'%s' is not a time (14:03:10.2, ", not_times[i]);
 		is_error(&span_a, not_times[i], -EINVAL, start, NULL, "not a time");
 	}
 	is_error(&span_a, NULL, -EINVAL, "'' is not a time", NULL, "no text at all");
@@ -174,11 +277,11 @@ test_errors(void)
 	tap_ok(strlen(why) < sizeof(why) - 1 && why[strlen(why) - 1] == ')',
 	       "... the message whole: the text cut to fit (%zu bytes)", strlen(why));
 	/* A span that is not one. */
-	is_error(&(struct when_span){ NAN, 1796026499 }, "start", -EINVAL, "'start': the recording "
+	is_error(&(struct when_span){ .first = NAN, .last = 1796026499 }, "start", -EINVAL, "'start': the recording "
 		 "has no time span", NULL, "a NaN span");
-	is_error(&(struct when_span){ 1796026499, 1796025601 }, "end", -EINVAL, "'end': the "
+	is_error(&(struct when_span){ .first = 1796026499, .last = 1796025601 }, "end", -EINVAL, "'end': the "
 		 "recording has no time span", NULL, "a span that ends before it starts");
-	is_error(&(struct when_span){ 1796025601, INFINITY }, "-5s", -EINVAL, "'-5s': the "
+	is_error(&(struct when_span){ .first = 1796025601, .last = INFINITY }, "-5s", -EINVAL, "'-5s': the "
 		 "recording has no time span", NULL, "an infinite span");
 	/* why too small: cut, never overrun. */
 	{
@@ -201,10 +304,10 @@ test_format(void)
 	when_span_format(&span_b, buf, sizeof(buf));
 	tap_eq_str(buf, "2026-11-30 23:50:00.000 to 2026-12-01 00:10:00.000",
 		   "over midnight, dated twice");
-	when_span_format(&(struct when_span){ 1796025601.9996, 1796083199.9996 }, buf, sizeof(buf));
+	when_span_format(&(struct when_span){ .first = 1796025601.9996, .last = 1796083199.9996 }, buf, sizeof(buf));
 	tap_eq_str(buf, "2026-11-30 08:00:02.000 to 2026-12-01 00:00:00.000",
 		   "milliseconds rounded, the carry into the second (and the day)");
-	when_span_format(&(struct when_span){ 1796025601.0004, 1796025601.0004 }, buf, sizeof(buf));
+	when_span_format(&(struct when_span){ .first = 1796025601.0004, .last = 1796025601.0004 }, buf, sizeof(buf));
 	tap_eq_str(buf, "2026-11-30 08:00:01.000 to 08:00:01.000", "a span of one sample");
 }
 
@@ -213,7 +316,7 @@ static void
 test_dst(void)
 {
 	/* 2026-03-28 23:00 CET (22:00 UTC) for a day. */
-	const struct when_span span = { 1774735200, 1774735200 + 86400 };
+	const struct when_span span = { .first = 1774735200, .last = 1774735200 + 86400 };
 
 	setenv("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1);
 	tzset();
@@ -237,6 +340,7 @@ main(void)
 	test_forms();
 	test_boundaries();
 	test_errors();
+	test_marks();
 	test_format();
 	test_dst();
 	return tap_done();

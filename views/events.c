@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "model/events.h"
+#include "util/fmt.h"
 #include "parse/kmsg.h"
 #include "views/view.h"
 
@@ -95,7 +96,7 @@ draw_detail(const struct view_ctx *ctx, struct events_state *st, const struct ev
 	size_t n = 0;
 	const char *p;
 
-	view_clock(e->wall, t, sizeof(t));
+	fmt_moment(e->wall, FMT_CLOCK, t, sizeof(t));
 	draw_text(y++, ctx->x, ctx->cols, view_kmsg_style(ev->kind), "%s  %s", t,
 		  kmsg_kind_name(ev->kind));
 	draw_text(y - 1, ctx->x + (int)strlen(t) + 2 + (int)strlen(kmsg_kind_name(ev->kind)),
@@ -209,9 +210,9 @@ events_draw(const struct view_ctx *ctx, void *state)
 		bool sel = r == st->cursor;
 		int x = ctx->x;
 
-		view_clock(e->wall, t, sizeof(t));
+		fmt_moment(e->wall, FMT_CLOCK, t, sizeof(t));
 		draw_clear_line(y, ctx->x, ctx->cols, sel ? ST_SELECTED : ST_NORMAL);
-		x += draw_text(y, x, ctx->cols, sel ? ST_SELECTED : ST_NORMAL, "%-8s  ", t);
+		x += draw_text(y, x, ctx->cols, sel ? ST_SELECTED : ST_NORMAL, "%-12s  ", t);
 		x += draw_text(y, x, ctx->x + ctx->cols - x, sel ? ST_SELECTED : view_kmsg_style(ev->kind),
 			       "%-13s  ", kmsg_kind_name(ev->kind));
 		/* A line the kernel printed again and again: how many times, first. */

@@ -16,6 +16,7 @@
 #include "output/sample-json.h"
 #include "output/sample-proc.h"
 #include "output/sample-text.h"
+#include "util/fmt.h"
 #include "util/text.h"
 
 /* Text from the recording (or the machine it was made on), escaped for a
@@ -36,10 +37,7 @@ const struct cmd_entry cmd_dump_entry = {
 static void
 fmt_time(double t, char *dst, size_t size)
 {
-	time_t s = (time_t)t;
-	struct tm tm;
-
-	strftime(dst, size, "%Y-%m-%d %H:%M:%S", localtime_r(&s, &tm));
+	fmt_moment(t, FMT_DATE, dst, size);
 }
 
 /* The kernel log events of the whole recording, a line each. */
@@ -339,7 +337,7 @@ cmd_dump_exec(int argc, char **argv)
 		cmd_opt_recording_span(rp->r, n, &span);
 		if ((status = cmd_opt_time("dump", "--at", at, &span, &t)) != 0)
 			goto out;
-		from = to = feed_find(f, t);
+		from = to = when_pick(&span, t);
 	} else if (!as_json) {
 		/* Text without --at: the last moment that can be read (those
 		 * after it are warned about) ... */

@@ -31,5 +31,6 @@ cmd_mark_exec(int argc, char **argv)
 		cmd_say("mark: %s", why);
 		return 1;
 	}
+	printf("marked %d recording%s\n", sent, sent == 1 ? "" : "s");
 	return 0;
 }

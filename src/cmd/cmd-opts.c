@@ -121,11 +121,31 @@ cmd_opt_time(const char *cmd, const char *opt, const char *arg, const struct whe
 	return 0;
 }
 
+static bool
+cmd_opt_span_mark(const void *ctx, size_t i, struct when_mark *m)
+{
+	size_t n;
+	const struct rec_mark *rm = rec_reader_marks(ctx, &n);
+
+	if (i >= n)
+		return false;
+	*m = (struct when_mark){ rm[i].wall, rm[i].sample, rm[i].text };
+	return true;
+}
+
+static size_t
+cmd_opt_span_find(const void *ctx, double t)
+{
+	return rec_reader_find(ctx, t);
+}
+
 void
 cmd_opt_recording_span(const struct rec_reader *r, size_t n, struct when_span *span)
 {
-	span->first = rec_reader_time(r, 0);
-	span->last = rec_reader_time(r, n - 1);
+	*span = (struct when_span){
+		.first = rec_reader_time(r, 0), .last = rec_reader_time(r, n - 1), .count = n,
+		.mark = cmd_opt_span_mark, .find = cmd_opt_span_find, .ctx = r,
+	};
 }
 
 /* Times are given to the millisecond: a sample within half of one of a

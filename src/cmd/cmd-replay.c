@@ -54,15 +54,16 @@ replay_run(struct dashboard_opts *o, const char *path, const char *at)
 		return 1;
 	}
 	if (at && *at) {
-		struct when_span span = { feed_time_of(f, 0), feed_time_of(f, feed_count(f) - 1) };
+		struct when_span span;
 		double t;
 		int r;
 
+		cmd_opt_recording_span(replay_feed_replay(f)->r, feed_count(f), &span);
 		if ((r = cmd_opt_time(NULL, "--at", at, &span, &t)) != 0) {
 			feed_close(f);
 			return r;
 		}
-		o->start = feed_find(f, t);
+		o->start = when_pick(&span, t);
 	}
 	replay_note(f, path, note, sizeof(note));
 	o->note = note;

@@ -298,19 +298,45 @@ replay_control_key(struct replay_control *rc, int ch)
 	return false;
 }
 
+/* Mark i of the feed's marks (its gaps skipped), for util/when.h. */
+static bool
+replay_control_mark(const void *ctx, size_t i, struct when_mark *m)
+{
+	size_t n, k = 0;
+	const struct feed_mark *fm = feed_marks(ctx, &n);
+
+	for (size_t j = 0; j < n; j++)
+		if (fm[j].kind == FEED_MARK && k++ == i) {
+			*m = (struct when_mark){ fm[j].wall, fm[j].sample, fm[j].text };
+			return true;
+		}
+	return false;
+}
+
+static size_t
+replay_control_find(const void *ctx, double t)
+{
+	return feed_find(ctx, t);
+}
+
 void
 replay_control_go(struct replay_control *rc, const char *text)
 {
-	struct when_span span = { feed_time_of(rc->f, 0), feed_time_of(rc->f, rc->n - 1) };
+	struct when_span span;
 	char why[WHEN_WHY_MAX];
 	double t;
 
 	if (rc->n == 0)
 		return;
+	span = (struct when_span){
+		.first = feed_time_of(rc->f, 0), .last = feed_time_of(rc->f, rc->n - 1),
+		.count = rc->n, .mark = replay_control_mark, .find = replay_control_find,
+		.ctx = rc->f,
+	};
 	if (when_parse(text, &span, &t, why, sizeof(why)) < 0)
 		snprintf(rc->message, sizeof(rc->message), "%s", why);
 	else
-		replay_control_goto(rc, feed_find(rc->f, t));
+		replay_control_goto(rc, when_pick(&span, t));
 }
 
 /* The column of sample i on a line of w. */

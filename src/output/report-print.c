@@ -7,6 +7,7 @@
 #include "model/derive.h"
 #include "model/taskgroups.h"
 #include "util/arith.h"
+#include "util/fmt.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -90,18 +91,17 @@ para(FILE *out, const char *label, const char *text)
 	put_wrapped(out, LABEL_W, LABEL_W, text);
 }
 
-/* HH:MM:SS, with the date too when the report spans more than a day. */
+/* HH:MM:SS.mmm, with the date too when the report spans more than a day. */
 static void
 fmt_when(const struct report *rep, double wall, char *dst, size_t size)
 {
-	time_t a = (time_t)rep->first, b = (time_t)rep->last, t = (time_t)wall;
-	struct tm ta, tb, tm;
+	time_t a = (time_t)rep->first, b = (time_t)rep->last;
+	struct tm ta, tb;
 
 	localtime_r(&a, &ta);
 	localtime_r(&b, &tb);
-	localtime_r(&t, &tm);
-	strftime(dst, size, ta.tm_yday == tb.tm_yday && ta.tm_year == tb.tm_year ? "%H:%M:%S" :
-		 "%m-%d %H:%M:%S", &tm);
+	fmt_moment(wall, ta.tm_yday == tb.tm_yday && ta.tm_year == tb.tm_year ? FMT_CLOCK :
+		   FMT_DAY, dst, size);
 }
 
 /* Seconds with a unit: "0.4s", "41s", "5m03s", "2h04m". */
@@ -160,16 +160,12 @@ print_heading(const struct report *rep, FILE *out)
 	const struct feed *f = rep->f;
 	size_t n = feed_count(f);
 	char line[600], a[32], b[32], d[24], iv[32];
-	time_t t;
-	struct tm tm;
 
 	fputs("pagetop report of ", out);
 	put_wrapped(out, 18, 2, rep->path);
 	para(out, "Host:", rep->host);
-	t = (time_t)rep->first;
-	strftime(a, sizeof(a), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
-	t = (time_t)rep->last;
-	strftime(b, sizeof(b), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
+	fmt_moment(rep->first, FMT_DATE, a, sizeof(a));
+	fmt_moment(rep->last, FMT_DATE, b, sizeof(b));
 	if (strncmp(a, b, 11) == 0)
 		memmove(b, b + 11, strlen(b + 11) + 1);	/* the same day: the time only */
 	fmt_secs(rep->last - rep->first, d, sizeof(d));
@@ -181,10 +177,8 @@ print_heading(const struct report *rep, FILE *out)
 		char c[32], e[32];
 
 		/* The whole recording's range, dated where its day is not the report's. */
-		t = (time_t)feed_time_of(f, 0);
-		strftime(c, sizeof(c), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
-		t = (time_t)feed_time_of(f, n - 1);
-		strftime(e, sizeof(e), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
+		fmt_moment(feed_time_of(f, 0), FMT_DATE, c, sizeof(c));
+		fmt_moment(feed_time_of(f, n - 1), FMT_DATE, e, sizeof(e));
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 ", of a recording from %s to %s", rep->samples && !strncmp(a, c, 11) ?
 			 c + 11 : c, rep->samples && !strncmp(a, e, 11) ? e + 11 : e);

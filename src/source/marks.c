@@ -100,6 +100,47 @@ marks_close(int fd, const char *path)
 		unlink(path);
 }
 
+#define MARKS_NONE	"nothing is recording: press R in the dashboard, or start pagetop record"
+
+/* Whether pagetop pid writes a recording: a regular file open for writing
+ * past its standard descriptors. A dashboard listens for marks whether it
+ * records or not (R starts it), and a mark sent to one that does not is
+ * lost: it is not counted as a receiver. True when it cannot be told. */
+static bool
+marks_recording(long pid)
+{
+	char dir[64], p[320], line[128];
+	struct dirent *de;
+	struct stat st;
+	bool any = false;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/proc/%ld/fd", pid);
+	if (!(d = opendir(dir)))
+		return true;
+	while (!any && (de = readdir(d))) {
+		long fd = strtol(de->d_name, NULL, 10);
+		unsigned long flags = 0;
+		FILE *f;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || fd <= 2)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
+		if (stat(p, &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		snprintf(p, sizeof(p), "/proc/%ld/fdinfo/%s", pid, de->d_name);
+		if (!(f = fopen(p, "re")))
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "flags: %lo", &flags) == 1)
+				break;
+		fclose(f);
+		any = (flags & O_ACCMODE) != O_RDONLY;
+	}
+	closedir(d);
+	return any;
+}
+
 int
 marks_send(const char *text, char *why, size_t whylen)
 {
@@ -120,7 +161,7 @@ marks_send(const char *text, char *why, size_t whylen)
 	if ((r = marks_dir(dir, sizeof(dir), false, why, whylen)) < 0 && r != -ENOENT)
 		return -1;
 	if (r < 0 || !(d = opendir(dir))) {
-		snprintf(why, whylen, "no pagetop is recording for this user (nothing in %s)", dir);
+		snprintf(why, whylen, MARKS_NONE);
 		return -1;
 	}
 	if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0) {
@@ -134,6 +175,8 @@ marks_send(const char *text, char *why, size_t whylen)
 		if (n < 6 || strcmp(de->d_name + n - 5, ".sock") != 0)
 			continue;
 		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%s", dir, de->d_name);
+		if (!marks_recording(strtol(de->d_name, NULL, 10)))
+			continue;
 		if (sendto(fd, text, len, 0, (struct sockaddr *)&sa, sizeof(sa)) == (ssize_t)len)
 			sent++;
 		else if (errno == ECONNREFUSED || errno == ENOENT)
@@ -142,7 +185,7 @@ marks_send(const char *text, char *why, size_t whylen)
 	close(fd);
 	closedir(d);
 	if (!sent) {
-		snprintf(why, whylen, "no pagetop is recording for this user");
+		snprintf(why, whylen, MARKS_NONE);
 		return -1;
 	}
 	return sent;

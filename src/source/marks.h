@@ -14,8 +14,9 @@ int marks_listen(char *path, size_t pathlen, char *why, size_t whylen);
 int marks_receive(int fd, char *text, size_t size);
 void marks_close(int fd, const char *path);
 /* Sends text, cut to MARK_TEXT_MAX bytes on a UTF-8 character boundary,
- * to every listener: how many got it, or -1 with why (none running, or the
- * directory is another user's or cannot be read). */
+ * to every listener that is recording (a dashboard that is not is left
+ * out): how many got it, or -1 with why (none recording, or the directory
+ * is another user's or cannot be read). */
 int marks_send(const char *text, char *why, size_t whylen);
 
 #endif

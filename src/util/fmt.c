@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <time.h>
 
 static bool fmt_utf8;
 
@@ -78,4 +79,28 @@ fmt_duration(double s, char *dst, size_t size)
 		snprintf(dst, size, "%ldh%02ldm", t / 3600, t % 3600 / 60);
 	else
 		snprintf(dst, size, "%ldd%02ldh", t / 86400, t % 86400 / 3600);
+}
+
+void
+fmt_moment(double wall, enum fmt_moment_style style, char *dst, size_t size)
+{
+	static const char *const forms[] = {
+		[FMT_CLOCK] = "%H:%M:%S", [FMT_DAY] = "%m-%d %H:%M:%S",
+		[FMT_DATE] = "%Y-%m-%d %H:%M:%S",
+	};
+	double ms;
+	time_t s;
+	struct tm tm;
+	char buf[FMT_MOMENT_SIZE];
+
+	if (!isfinite(wall)) {
+		snprintf(dst, size, "%s", fmt_unknown());
+		return;
+	}
+	/* Rounded once, so that 11.9996 is 12.000 and not 11.1000. */
+	ms = (double)arith_llround(wall * 1000);
+	s = (time_t)arith_floor(ms / 1000);
+	if (!localtime_r(&s, &tm) || strftime(buf, sizeof(buf), forms[style], &tm) == 0)
+		snprintf(buf, sizeof(buf), "%lld", (long long)s);
+	snprintf(dst, size, "%s.%03d", buf, (int)(ms - (double)s * 1000));
 }

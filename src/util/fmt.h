@@ -20,4 +20,17 @@ void fmt_index(int v, char *dst, size_t size);
 /* Seconds as "42s", "5m03s", "2h04m", "3d04h". */
 void fmt_duration(double s, char *dst, size_t size);
 
+/* How fmt_moment() writes a wall time. */
+enum fmt_moment_style {
+	FMT_CLOCK,	/* "08:21:11.198" */
+	FMT_DAY,	/* "11-30 08:21:11.198" */
+	FMT_DATE,	/* "2026-11-30 08:21:11.198" */
+};
+/* Seconds since the epoch as a local time to the millisecond, rounded:
+ * every sample and mark is named this way (dump, the report, the Events
+ * screen), so that what is printed can be typed back as a time and picks
+ * the same moment (util/when.h). At least FMT_MOMENT_SIZE bytes. */
+#define FMT_MOMENT_SIZE	32
+void fmt_moment(double wall, enum fmt_moment_style style, char *dst, size_t size);
+
 #endif

@@ -1,6 +1,7 @@
 /*
  * Times on a recording: the text a user types (a clock time, a date, epoch
- * seconds, start, end, +D, -D) to seconds since the epoch within the
+ * seconds, start, end, +D, -D, mark:TEXT, each with an offset) to seconds
+ * since the epoch within the
  * recording's span. Pure: no I/O, no globals but the C library's time
  * zone; the forms are listed in when.h.
  */
@@ -16,6 +17,7 @@
 
 #include "util/arith.h"
 #include "util/duration.h"
+#include "util/fmt.h"
 
 /* Relative times and the span's ends are to the half millisecond: the
  * JSON and dump print milliseconds, rounded. */
@@ -25,8 +27,11 @@
  * likely a duration without its sign. */
 #define WHEN_EPOCH_MIN	1e9
 
-#define WHEN_FORMS	"14:03:10, \"2026-11-30 14:03:10\", seconds since the epoch, " \
-			"start, end, +5m after the start, -30s before the end"
+#define WHEN_FORMS	"14:03:10.2, \"2026-11-30 14:03:10\", epoch seconds, start, end, " \
+			"+5m, -30s, mark:TEXT[#N], each with +D or -D after it"
+
+/* The longest spec taken (longer is not a time). */
+#define WHEN_SPEC_MAX	300
 
 /* A written time: its fields, and how precise it is. */
 struct when_text {
@@ -122,16 +127,7 @@ when_local(int year, int mon, int mday, const struct when_text *w, bool exact, d
 static void
 when_format(double t, bool date, char *dst, size_t size)
 {
-	double ms = (double)arith_llround(t * 1000);
-	time_t s = (time_t)arith_floor(ms / 1000);
-	int frac = (int)(ms - (double)s * 1000);
-	struct tm tm;
-	char buf[32];
-
-	if (!localtime_r(&s, &tm) || strftime(buf, sizeof(buf), date ? "%Y-%m-%d %H:%M:%S" :
-	    "%H:%M:%S", &tm) == 0)
-		snprintf(buf, sizeof(buf), "%lld", (long long)s);
-	snprintf(dst, size, "%s.%03d", buf, frac);
+	fmt_moment(t, date ? FMT_DATE : FMT_CLOCK, dst, size);
 }
 
 void
@@ -184,12 +180,122 @@ when_epoch(const char *spec, double *t, double *unit)
 	return isfinite(*t) && *t >= WHEN_EPOCH_MIN;
 }
 
+/* What a spec's base (the part before an offset) says. */
+struct when_base {
+	double t;
+	double slack;		/* how precise it was written */
+	bool next_day;		/* a clock time taken on the day after */
+	bool mark;		/* a mark's moment */
+};
+
+/* "TEXT" or "TEXT#N" (N from 1): the moment of the Nth mark whose text
+ * contains TEXT. */
+static int
+when_mark(const char *spec, const char *text, const struct when_span *span,
+	  struct when_base *b, char *why, size_t size)
+{
+	char needle[WHEN_SPEC_MAX + 1];
+	const char *hash = strrchr(text, '#');
+	size_t want = 1, len = strlen(text), k = 0, all = 0;
+	struct when_mark m;
+
+	if (hash && hash[1] && strspn(hash + 1, "0123456789") == strlen(hash + 1)) {
+		want = strtoul(hash + 1, NULL, 10);
+		len = (size_t)(hash - text);
+		if (want == 0) {
+			snprintf(why, size, "'%.60s' is not a time: marks count from #1", spec);
+			return -EINVAL;
+		}
+	}
+	snprintf(needle, sizeof(needle), "%.*s", (int)len, text);
+	for (size_t i = 0; span->mark && span->mark(span->ctx, i, &m); i++, all++)
+		if (strstr(m.text, needle) && ++k == want) {
+			b->t = m.wall;
+			b->mark = true;
+			return 0;
+		}
+	if (all == 0)
+		snprintf(why, size, "'%.60s': the recording has no marks", spec);
+	else if (k == 0)
+		snprintf(why, size, "'%.60s': no mark contains '%.60s' (%zu marks; dump --info "
+			 "lists them)", spec, needle, all);
+	else
+		snprintf(why, size, "'%.60s': only %zu mark%s contain%s '%.60s'", spec, k,
+			 k == 1 ? "" : "s", k == 1 ? "s" : "", needle);
+	return -ERANGE;
+}
+
+/* spec (whole, for the messages) without an offset: base. */
+static int
+when_base(const char *spec, const char *base, const struct when_span *span,
+	  struct when_base *b, char *why, size_t size)
+{
+	struct when_text w = { 0 };
+	double d;
+
+	b->slack = WHEN_SLACK;
+	b->next_day = b->mark = false;
+	if (strcmp(base, "start") == 0) {
+		b->t = span->first;
+	} else if (strcmp(base, "end") == 0) {
+		b->t = span->last;
+	} else if (strncmp(base, "mark:", 5) == 0) {
+		return when_mark(spec, base + 5, span, b, why, size);
+	} else if (base[0] == '+' || base[0] == '-') {
+		if (duration_parse(base + 1, &d) < 0) {
+			snprintf(why, size, "'%.60s' is not a time: '%.60s' is not a duration "
+				 "(90, 90s, 500ms, 5m, 1.5h, 2d)", spec, base + 1);
+			return -EINVAL;
+		}
+		b->t = base[0] == '+' ? span->first + d : span->last - d;
+	} else if (when_clock(base, &w)) {
+		time_t f = (time_t)arith_floor(span->first);
+		struct tm day;
+
+		/* On the first sample's day, or the day after when earlier. */
+		if (!localtime_r(&f, &day) ||
+		    !when_local(day.tm_year + 1900, day.tm_mon + 1, day.tm_mday, &w, true, &b->t))
+			return when_not_a_time(spec, why, size);
+		b->slack = arith_max(w.unit, WHEN_SLACK);
+		if (b->t < span->first - b->slack) {
+			if (!when_local(day.tm_year + 1900, day.tm_mon + 1, day.tm_mday + 1, &w, false,
+					&b->t))
+				return when_not_a_time(spec, why, size);
+			b->next_day = true;
+		}
+	} else if (when_date(base, &w)) {
+		if (!when_local(w.year, w.mon, w.mday, &w, true, &b->t))
+			return when_not_a_time(spec, why, size);
+		b->slack = arith_max(w.unit, WHEN_SLACK);
+	} else if (when_epoch(base, &b->t, &w.unit)) {
+		b->slack = arith_max(w.unit, WHEN_SLACK);
+	} else
+		return when_not_a_time(spec, why, size);
+	return isfinite(b->t) ? 0 : when_not_a_time(spec, why, size);
+}
+
+/* The offset at the end of spec ("-1s" of "mark:x-1s"): its position and
+ * seconds (signed); 0 when spec does not end in one. */
+static size_t
+when_offset(const char *spec, double *d)
+{
+	for (size_t p = strlen(spec); p-- > 1;)
+		if ((spec[p] == '+' || spec[p] == '-') && duration_parse(spec + p + 1, d) == 0) {
+			if (spec[p] == '-')
+				*d = -*d;
+			return p;
+		}
+	return 0;
+}
+
 int
 when_parse(const char *spec, const struct when_span *span, double *out, char *why, size_t size)
 {
-	struct when_text w = { 0 };
-	double t, slack = WHEN_SLACK, d;
-	bool next_day = false;
+	char base[WHEN_SPEC_MAX + 1];
+	struct when_base b;
+	double t, d = 0;
+	size_t p;
+	int r;
 
 	if (!spec)
 		spec = "";
@@ -197,50 +303,46 @@ when_parse(const char *spec, const struct when_span *span, double *out, char *wh
 		snprintf(why, size, "'%.60s': the recording has no time span", spec);
 		return -EINVAL;
 	}
-	if (strcmp(spec, "start") == 0) {
-		*out = span->first;
-		return 0;
-	}
-	if (strcmp(spec, "end") == 0) {
-		*out = span->last;
-		return 0;
-	}
-	if (spec[0] == '+' || spec[0] == '-') {
-		if (duration_parse(spec + 1, &d) < 0) {
-			snprintf(why, size, "'%.60s' is not a time: '%.60s' is not a duration "
-				 "(90, 90s, 500ms, 5m, 1.5h, 2d)", spec, spec + 1);
-			return -EINVAL;
-		}
-		t = spec[0] == '+' ? span->first + d : span->last - d;
-	} else if (when_clock(spec, &w)) {
-		time_t f = (time_t)arith_floor(span->first);
-		struct tm day;
-
-		/* On the first sample's day, or the day after when earlier. */
-		if (!localtime_r(&f, &day) ||
-		    !when_local(day.tm_year + 1900, day.tm_mon + 1, day.tm_mday, &w, true, &t))
-			return when_not_a_time(spec, why, size);
-		slack = arith_max(w.unit, WHEN_SLACK);
-		if (t < span->first - slack) {
-			if (!when_local(day.tm_year + 1900, day.tm_mon + 1, day.tm_mday + 1, &w, false, &t))
-				return when_not_a_time(spec, why, size);
-			next_day = true;
-		}
-	} else if (when_date(spec, &w)) {
-		if (!when_local(w.year, w.mon, w.mday, &w, true, &t))
-			return when_not_a_time(spec, why, size);
-		slack = arith_max(w.unit, WHEN_SLACK);
-	} else if (when_epoch(spec, &t, &w.unit)) {
-		slack = arith_max(w.unit, WHEN_SLACK);
-	} else
+	if (strlen(spec) > WHEN_SPEC_MAX)
 		return when_not_a_time(spec, why, size);
+	/* The whole first (a mark "phase-2"), then with the offset cut off. */
+	if ((r = when_base(spec, spec, span, &b, why, size)) < 0) {
+		char why2[WHEN_WHY_MAX];
+
+		if ((p = when_offset(spec, &d)) == 0)
+			return r;
+		snprintf(base, sizeof(base), "%.*s", (int)p, spec);
+		/* What is before the offset not being a time either, the
+		 * whole's message says more ("+-5"); a mark not found, its. */
+		if ((r = when_base(spec, base, span, &b, why2, sizeof(why2))) < 0) {
+			if (r == -ERANGE)
+				snprintf(why, size, "%s", why2);
+			return r;
+		}
+		b.mark = false;
+	}
+	t = b.t + d;
 	if (!isfinite(t))
 		return when_not_a_time(spec, why, size);
-	if (t < span->first - slack)
+	/* A mark before the first sample is at it: the first sample is the
+	 * first after the mark. */
+	if (t < span->first - b.slack && !b.mark)
 		return when_outside(spec, span, "before the recording's start", why, size);
-	if (t > span->last + slack)
-		return when_outside(spec, span, next_day ? "not within the recording" :
+	if (t > span->last + b.slack)
+		return when_outside(spec, span, b.next_day ? "not within the recording" :
 				    "after the recording's end", why, size);
 	*out = arith_min(arith_max(t, span->first), span->last);
 	return 0;
+}
+
+size_t
+when_pick(const struct when_span *span, double t)
+{
+	struct when_mark m;
+
+	/* A mark's moment, as named or as printed (to the millisecond). */
+	for (size_t i = 0; span->mark && span->mark(span->ctx, i, &m); i++)
+		if (fabs(m.wall - t) <= WHEN_SLACK + 1e-6 && m.sample < span->count)
+			return m.sample;
+	return span->find(span->ctx, t + WHEN_SLACK);
 }

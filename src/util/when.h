@@ -13,7 +13,18 @@
  *   start, end                the first and the last sample
  *   -D                        D before the last sample ("-10s", "-1h")
  *   +D                        D after the first sample ("+5m")
- * where D is what duration_parse() takes: 90, 90s, 500ms, 5m, 1.5h, 2d.
+ *   mark:TEXT, mark:TEXT#2    the moment of the first (second) mark whose
+ *                             text contains TEXT
+ * each but +D and -D optionally followed by +D or -D ("mark:mke2fs-1s",
+ * "end-30s", "08:21:11.2+500ms"), where D is what duration_parse() takes:
+ * 90, 90s, 500ms, 5m, 1.5h, 2d. mark:TEXT is all text when a mark
+ * contains it whole ("mark:phase-2" with a mark "phase-2 starts").
+ *
+ * Which sample a time picks (when_pick(), the one place that says it):
+ * the last sample at or before it, to the millisecond (a sample printed
+ * 08:21:11.198 is at 08:21:11.198); but a mark's own moment (mark:TEXT, or
+ * the time printed for a mark) picks the first sample at or after the
+ * mark, so that "after the mark" never shows a moment before it.
  *
  * A time outside the span is an error that names the span: never a silent
  * clamp. A written time is as precise as its last digit (a clock time
@@ -24,13 +35,30 @@
 #ifndef PAGETOP_WHEN_H
 #define PAGETOP_WHEN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+/* A mark as when_parse() sees it. */
+struct when_mark {
+	double wall;		/* its moment */
+	size_t sample;		/* the first sample at or after it */
+	const char *text;
+};
+
 /* The wall times (seconds since the epoch) of a recording's first and
- * last samples: first <= last, both finite. */
+ * last samples: first <= last, both finite; and, for mark:TEXT and
+ * when_pick(), its marks and samples (NULL: none; {first, last} is a
+ * span without marks). */
 struct when_span {
 	double first;
 	double last;
+	size_t count;		/* samples */
+	/* Mark i (0, 1, ... in the recording's order) into *m; false past
+	 * the last. */
+	bool (*mark)(const void *ctx, size_t i, struct when_mark *m);
+	/* The last sample at or before wall time t (0 when t is earlier). */
+	size_t (*find)(const void *ctx, double t);
+	const void *ctx;
 };
 
 /* The longest one-line message of when_parse() (with a spec cut to fit). */
@@ -45,6 +73,10 @@ struct when_span {
  */
 int when_parse(const char *spec, const struct when_span *span, double *out, char *why,
 	       size_t size);
+
+/* The sample the time t (from when_parse() on span) picks: the rule
+ * above. span->find must be set. */
+size_t when_pick(const struct when_span *span, double t);
 
 /* The span as the messages give it: "2026-11-30 08:00:01.000 to
  * 08:14:59.500", dated again at the end when it ends on another day. */
