@@ -156,11 +156,11 @@ check_jq "repeats: dump --json has 3 events, counts 3, 3 and 1, with their devic
 check_match "... dump --info: the count after the line" "$($PAGETOP dump $T/rep.ptrec --info)" \
 	'^event: .*  io-error  Buffer I/O error on dev mmcblk0p3, logical block 0, async page read \(3 times\)$'
 check_match "... report: the count too (its line wrapped)" "$($PAGETOP report $T/rep.ptrec 2>/dev/null)" \
-	'^ +async page read \(3 times\)$'
+	'^ +block 0, async page read \(3 times\)$'
 tmux_start rep 100 24 "$PAGETOP replay $T/rep.ptrec"
 keys rep End 5
 check_screen "... replay Events: one row, ×3 before the line" rep \
-	'^[0-9:]{8}  io-error       ×3 I/O error, dev mmcblk0, sector 3751936'
+	'^[0-9:]{8}\.[0-9]{3}  io-error       ×3 I/O error, dev mmcblk0, sector 3751936'
 keys rep Up Up Enter
 check_screen "... Enter: the device and the count" rep '^device mmcblk0  printed 3 times within 1s'
 keys rep q
