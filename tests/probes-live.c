@@ -8,9 +8,6 @@
  * only for the D stacks with FUNC in them); read_allocs, the allocations
  * made by every read. Unavailable: state=unavailable and why=..., exit 0.
  */
-#include "alloc-count.h"
-#include "source/probes.h"
-
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +15,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "alloc-count.h"
+#include "source/probes.h"
 
 static struct probes pr;
 
