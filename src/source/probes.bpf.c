@@ -9,7 +9,7 @@
  * selects; the reader flips it, waits for the programs in flight to end
  * (an RCU grace period), then drains the other set.
  */
-#include "vmlinux.h"
+#include "source/vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>

@@ -57,7 +57,7 @@ probes_close(struct probe_source *p)
 
 #include "source/probes-bpf.h"
 #include "source/probes-syms.h"
-#include "probes.skel.h"
+#include "source/probes.skel.h"
 
 #define PROBES_BTF	"/sys/kernel/btf/vmlinux"
 #define PROBES_TRACEFS	"/sys/kernel/tracing/events/kmem/mm_page_alloc_extfrag/id"
