@@ -16,6 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+void
+probes_unavailable(struct probes *out, const char *why)
+{
+	memset(out, 0, sizeof(*out));
+	out->state = PROBES_UNAVAILABLE;
+	snprintf(out->why, sizeof(out->why), "%s", why);
+}
+
 #ifndef HAVE_PROBES
 
 struct probe_source {
@@ -437,14 +445,6 @@ fail:
 	btf__free(btf);
 	probes_close(p);
 	return NULL;
-}
-
-void
-probes_unavailable(struct probes *out, const char *why)
-{
-	memset(out, 0, sizeof(*out));
-	out->state = PROBES_UNAVAILABLE;
-	snprintf(out->why, sizeof(out->why), "%s", why);
 }
 
 static void
