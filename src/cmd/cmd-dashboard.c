@@ -40,6 +40,7 @@ cmd_dashboard_exec(int argc, char **argv)
 		{ "ascii", no_argument, NULL, 'a' },
 		{ "record", required_argument, NULL, 'w' },
 		{ "kmsg", required_argument, NULL, 'k' },
+		CMD_OPT_PROBES_LONG,
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "no-colour", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },

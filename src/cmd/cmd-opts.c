@@ -205,6 +205,19 @@ cmd_opt_live(int c, const char *arg, struct live_opts *lo)
 	case 'k':
 		lo->kmsg = arg;
 		return 0;
+	case CMD_OPT_NO_PROBES:
+		lo->no_probes = true;
+		return 0;
+	case CMD_OPT_DSLEEP: {
+		double v;
+
+		if (duration_parse(arg, &v) < 0 || !(v >= CMD_OPT_DSLEEP_MIN) ||
+		    !(v <= CMD_OPT_DSLEEP_MAX))
+			return cmd_opt_error(NULL, "--dsleep-min", "'%s' is not a duration from "
+					     "0.01ms to 10s (e.g. 1ms)", arg);
+		lo->dsleep_min_ns = (uint64_t)(v * 1e9 + 0.5);
+		return 0;
+	}
 	}
 	return -1;
 }

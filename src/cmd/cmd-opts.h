@@ -68,10 +68,22 @@ void cmd_opt_recording_span(const struct rec_reader *r, size_t n, struct when_sp
 int cmd_opt_span(const char *cmd, const struct rec_reader *r, size_t n, const char *since,
 		 const char *until, size_t *from, size_t *to);
 
+/* --dsleep-min: the shortest D sleep the probes count, 0.01ms to 10s. */
+#define CMD_OPT_DSLEEP_MIN	0.00001
+#define CMD_OPT_DSLEEP_MAX	10.0
+
+/* The kernel probes' options, for the live commands' option tables. */
+#define CMD_OPT_NO_PROBES	0x100
+#define CMD_OPT_DSLEEP		0x101
+#define CMD_OPT_PROBES_LONG \
+	{ "no-probes", no_argument, NULL, CMD_OPT_NO_PROBES }, \
+	{ "dsleep-min", required_argument, NULL, CMD_OPT_DSLEEP }
+
 /*
  * The options of every command that samples the live system: -d,
- * --pagetypeinfo-every, --proc-root, --kmsg, as getopt_long returns them
- * ('d', 'P', 'r', 'k'). 0 when c was one (taken into lo), EXIT_USAGE after
+ * --pagetypeinfo-every, --proc-root, --kmsg, --no-probes, --dsleep-min as
+ * getopt_long returns them ('d', 'P', 'r', 'k', CMD_OPT_NO_PROBES,
+ * CMD_OPT_DSLEEP). 0 when c was one (taken into lo), EXIT_USAGE after
  * its message, -1 when c is not a live option.
  */
 struct live_opts;

@@ -52,6 +52,7 @@ cmd_serve_exec(int argc, char **argv)
 		{ "pagetypeinfo-every", required_argument, NULL, 'P' },
 		{ "proc-root", required_argument, NULL, 'r' },
 		{ "kmsg", required_argument, NULL, 'k' },
+		CMD_OPT_PROBES_LONG,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -30,6 +30,7 @@ cmd_snapshot_exec(int argc, char **argv)
 		{ "proc-root", required_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "kmsg", required_argument, NULL, 'k' },
+		CMD_OPT_PROBES_LONG,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -11,6 +11,7 @@
 #include "source/kmsg-source.h"
 #include "source/libsensors.h"
 #include "source/marks.h"
+#include "source/probes.h"
 #include "source/sampler.h"
 #include "source/taskscan.h"
 #include "util/clock.h"
@@ -32,6 +33,8 @@ struct live {
 	struct kmsg_rules *krules;
 	struct kmsg_source *kmsg;	/* NULL: no kernel log */
 	const char *kmsg_path;
+	struct probe_source *probes;	/* NULL: not asked for, or not loaded */
+	char probes_why[sizeof(((struct probes *)0)->why)];
 	int mark_fd;
 	char mark_path[256];
 	double last_pti;
@@ -79,6 +82,12 @@ live_next(struct feed *f)
 		if (l->o.once && l->o.kmsg)
 			kmsg_source_flush(l->kmsg, &s->kmsg);
 	}
+	if (l->probes)
+		probes_read(l->probes, &s->probes);
+	else if (l->probes_why[0])
+		probes_unavailable(&s->probes, l->probes_why);
+	else
+		s->probes.state = PROBES_NONE;
 	tick_update(&f->tick);
 	f->at = l->ticks++;
 	return 0;
@@ -135,6 +144,7 @@ live_close(struct feed *f)
 	struct live *l = live_of(f);
 
 	marks_close(l->mark_fd, l->mark_path);
+	probes_close(l->probes);
 	if (l->ts)
 		taskscan_free(l->ts);
 	if (l->sensors)
@@ -206,6 +216,15 @@ live_open(const struct live_opts *o, char *why, size_t size)
 			live_note(&l->f, what, -r);
 		if (!(l->kmsg = kmsg_source_open(l->kmsg_path, l->krules)))
 			goto nomem;
+	}
+	/* The kernel probes belong to this machine too; without them the
+	 * sample says why and everything else goes on. */
+	if (!o->no_probes && l->sp.fs.is_procfs) {
+		struct probes_opts po = { .dsleep_min_ns = o->dsleep_min_ns };
+
+		if (!(l->probes = probes_open(&po, l->probes_why, sizeof(l->probes_why))) &&
+		    !l->probes_why[0])
+			snprintf(l->probes_why, sizeof(l->probes_why), "not loaded");
 	}
 	/* `pagetop mark` reaches every feed that takes marks; without the
 	 * socket, sampling goes on with no marks from scripts. */

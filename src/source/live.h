@@ -17,6 +17,8 @@ struct live_opts {
 	double pti_every;	/* seconds between pagetypeinfo reads; 0: LIVE_PTI_EVERY */
 	bool marks;		/* take marks from `pagetop mark` */
 	bool once;		/* one reading: a --kmsg file is read whole */
+	bool no_probes;		/* do not load the kernel probes (source/probes.h) */
+	uint64_t dsleep_min_ns;	/* their D-sleep threshold; 0: 1 ms */
 };
 
 /*
@@ -25,7 +27,8 @@ struct live_opts {
  * tree of captured files has none of those; --kmsg names a log anyway).
  * NULL with why ("ROOT: No such file or directory", out of memory). What
  * does not stop sampling (a malformed wait-reason or kernel-log table, no
- * socket for marks) is in f->note, one line each; f->note_err is EINVAL
+ * socket for marks) is in f->note, one line each; kernel probes that do
+ * not load leave the sample's probes UNAVAILABLE with why; f->note_err is EINVAL
  * when some of it is bad input.
  */
 struct feed *live_open(const struct live_opts *o, char *why, size_t size);

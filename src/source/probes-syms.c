@@ -1,0 +1,211 @@
+/*
+ * Stack ids to names (probes-syms.h). A named stack drops its innermost
+ * frames that belong to the probe and the scheduler (bpf_*, __traceiter_*,
+ * __schedule, schedule...) so that it begins, as /proc/PID/stack does, at
+ * the function that waited.
+ */
+#include "source/probes-syms.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SYMS_FRAMES	(PROBE_STACK_FRAMES + 8)	/* frames looked at */
+#define SYMS_READ	65536
+
+struct syms_stack {
+	int32_t id;			/* -1: free */
+	int n;
+	char func[PROBE_STACK_FRAMES][STACK_FUNC_LEN];
+};
+
+struct syms_queued {
+	int32_t id;
+	int n;
+	uint64_t ip[SYMS_FRAMES];
+	uint64_t best[SYMS_FRAMES];	/* the symbol below ip so far */
+	char name[SYMS_FRAMES][STACK_FUNC_LEN];
+};
+
+struct probes_syms {
+	char path[64];
+	struct syms_stack cache[PROBES_SYMS_CACHE];
+	int next;			/* the entry to replace next */
+	struct syms_queued q[PROBES_SYMS_BATCH];
+	int nq;
+	char buf[SYMS_READ];
+};
+
+struct probes_syms *
+probes_syms_new(const char *kallsyms)
+{
+	struct probes_syms *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	snprintf(s->path, sizeof(s->path), "%s", kallsyms);
+	for (int i = 0; i < PROBES_SYMS_CACHE; i++)
+		s->cache[i].id = -1;
+	return s;
+}
+
+void
+probes_syms_free(struct probes_syms *s)
+{
+	free(s);
+}
+
+static void
+syms_copy(const struct syms_stack *c, struct probe_dstack *d)
+{
+	d->stack.n = c->n;
+	memcpy(d->stack.func, c->func, sizeof(c->func[0]) * (size_t)c->n);
+}
+
+int
+probes_syms_get(struct probes_syms *s, int32_t id, const uint64_t *ips, int n,
+		struct probe_dstack *d)
+{
+	struct syms_queued *q;
+
+	d->stack.n = 0;
+	if (id < 0)
+		return 0;
+	for (int i = 0; i < PROBES_SYMS_CACHE; i++)
+		if (s->cache[i].id == id) {
+			syms_copy(&s->cache[i], d);
+			return d->stack.n;
+		}
+	for (int i = 0; i < s->nq; i++)
+		if (s->q[i].id == id)
+			return -1;
+	if (s->nq >= PROBES_SYMS_BATCH)
+		return -1;
+	q = &s->q[s->nq++];
+	q->id = id;
+	q->n = 0;
+	for (int i = 0; i < n && q->n < SYMS_FRAMES && ips[i]; i++) {
+		q->ip[q->n] = ips[i];
+		q->best[q->n] = 0;
+		snprintf(q->name[q->n], STACK_FUNC_LEN, "0x%llx", (unsigned long long)ips[i]);
+		q->n++;
+	}
+	return -1;
+}
+
+/* The frames of the probe and the scheduler, innermost. */
+static bool
+syms_skipped(const char *f)
+{
+	static const char *const prefix[] = {
+		"bpf_", "__bpf_", "__traceiter_", "__schedule", "schedule", "preempt_schedule",
+	};
+
+	for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (strncmp(f, prefix[i], strlen(prefix[i])) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * One kallsyms symbol at addr: every queued address at or above it whose
+ * best symbol so far is lower takes it. Within one stack's sorted copy
+ * this is a prefix walk; stacks are few, addresses a few dozen.
+ */
+static void
+syms_offer(struct probes_syms *s, uint64_t addr, const char *name, size_t len)
+{
+	if (len >= STACK_FUNC_LEN)
+		len = STACK_FUNC_LEN - 1;
+	for (int i = 0; i < s->nq; i++) {
+		struct syms_queued *q = &s->q[i];
+
+		for (int k = 0; k < q->n; k++) {
+			if (q->ip[k] < addr || q->best[k] >= addr)
+				continue;
+			q->best[k] = addr;
+			memcpy(q->name[k], name, len);
+			q->name[k][len] = '\0';
+		}
+	}
+}
+
+/* "ffffffff81000000 T _stext" or "... t name\t[module]": text only. */
+static void
+syms_line(struct probes_syms *s, const char *l, const char *end)
+{
+	uint64_t addr = 0;
+	const char *p = l, *name;
+	int digits = 0;
+
+	for (; p < end && *p != ' '; p++, digits++) {
+		int v = *p >= '0' && *p <= '9' ? *p - '0' :
+			*p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+
+		if (v < 0)
+			return;
+		addr = addr << 4 | (uint64_t)v;
+	}
+	if (!digits || !addr || end - p < 4 || p[2] != ' ' ||
+	    !strchr("tTwW", p[1]))
+		return;
+	name = p + 3;
+	for (p = name; p < end && *p != '\t' && *p != ' '; p++)
+		;
+	syms_offer(s, addr, name, (size_t)(p - name));
+}
+
+static void
+syms_pass(struct probes_syms *s)
+{
+	int fd = open(s->path, O_RDONLY | O_CLOEXEC);
+	size_t have = 0;
+
+	if (fd < 0)
+		return;
+	for (;;) {
+		ssize_t r = read(fd, s->buf + have, sizeof(s->buf) - have);
+		char *l = s->buf, *nl, *end;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		end = s->buf + have + r;
+		while ((nl = memchr(l, '\n', (size_t)(end - l)))) {
+			syms_line(s, l, nl);
+			l = nl + 1;
+		}
+		have = (size_t)(end - l);
+		if (have == sizeof(s->buf))	/* a line longer than the buffer */
+			have = 0;
+		memmove(s->buf, l, have);
+	}
+	close(fd);
+}
+
+void
+probes_syms_resolve(struct probes_syms *s)
+{
+	if (!s->nq)
+		return;
+	syms_pass(s);
+	for (int i = 0; i < s->nq; i++) {
+		struct syms_queued *q = &s->q[i];
+		struct syms_stack *c = &s->cache[s->next];
+		int k = 0;
+
+		s->next = (s->next + 1) % PROBES_SYMS_CACHE;
+		while (k < q->n && syms_skipped(q->name[k]))
+			k++;
+		c->id = q->id;
+		c->n = 0;
+		for (; k < q->n && c->n < PROBE_STACK_FRAMES; k++)
+			memcpy(c->func[c->n++], q->name[k], STACK_FUNC_LEN);
+	}
+	s->nq = 0;
+}

@@ -1,0 +1,33 @@
+/*
+ * Kernel stack ids to function names, from /proc/kallsyms, for the D
+ * stacks of source/probes.c: a bounded cache allocated at open; a stack not
+ * seen before is named in one pass over kallsyms with every other new one
+ * of the same tick. kallsyms is never held in memory.
+ */
+#ifndef PAGETOP_PROBES_SYMS_H
+#define PAGETOP_PROBES_SYMS_H
+
+#include <stdint.h>
+
+#include "model/probes.h"
+
+#define PROBES_SYMS_CACHE	256	/* stacks kept named */
+#define PROBES_SYMS_BATCH	PROBE_TOP_STACKS	/* new stacks named per pass */
+
+struct probes_syms;
+
+/* kallsyms: its path ("/proc/kallsyms"). NULL: out of memory. */
+struct probes_syms *probes_syms_new(const char *kallsyms);
+void probes_syms_free(struct probes_syms *s);
+/*
+ * The named stack of id into *d, or NULL when it is not known yet: then
+ * its addresses (ips, n of them, innermost first) are queued for the next
+ * probes_syms_resolve(). Returns d->stack's frame count, or -1 when
+ * queued (or the queue is full).
+ */
+int probes_syms_get(struct probes_syms *s, int32_t id, const uint64_t *ips, int n,
+		    struct probe_dstack *d);
+/* Names every queued stack in one pass over kallsyms. */
+void probes_syms_resolve(struct probes_syms *s);
+
+#endif

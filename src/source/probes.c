@@ -1,0 +1,668 @@
+/*
+ * The kernel probes as a source (probes.h). At open: what the running
+ * kernel has, from its BTF (a tracepoint exists where the typedef
+ * btf_trace_NAME does, as bcc's libbpf-tools check), the kernel's
+ * compact_result names mapped to pagetop's, the pageblock order; only the
+ * programs whose tracepoints exist are loaded. Each read flips the parity
+ * of the tick's sets, waits for the programs in flight (an RCU grace
+ * period: updating a map-in-map waits for one), then sums the per-CPU
+ * figures and drains the other set into buffers sized at open.
+ */
+#include "config.h"
+#include "source/probes.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+probes_unavailable(struct probes *out, const char *why)
+{
+	memset(out, 0, sizeof(*out));
+	out->state = PROBES_UNAVAILABLE;
+	snprintf(out->why, sizeof(out->why), "%s", why);
+}
+
+#ifndef HAVE_PROBES
+
+struct probe_source {
+	int unused;
+};
+
+struct probe_source *
+probes_open(const struct probes_opts *o, char *why, size_t size)
+{
+	(void)o;
+	snprintf(why, size, "built without kernel probes (configure: %s)", PROBES_WHY);
+	return NULL;
+}
+
+void
+probes_read(struct probe_source *p, struct probes *out)
+{
+	(void)p;
+	probes_unavailable(out, "built without kernel probes (configure: " PROBES_WHY ")");
+}
+
+void
+probes_close(struct probe_source *p)
+{
+	(void)p;
+}
+
+#else
+
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "source/probes-bpf.h"
+#include "source/probes-syms.h"
+#include "source/probes.skel.h"
+
+#define PROBES_BTF	"/sys/kernel/btf/vmlinux"
+#define PROBES_TRACEFS	"/sys/kernel/tracing/events/kmem/mm_page_alloc_extfrag/id"
+
+_Static_assert(PB_BUCKETS == PROBE_BUCKETS && PB_ORDERS == PROBE_ORDERS &&
+	       PB_MTYPES == PROBE_MIGRATETYPES && PB_NODES == PROBE_NODES &&
+	       PB_KINDS == STALL_KIND_COUNT && PB_RESULTS == COMPACT_R_COUNT &&
+	       PB_REASONS == THROTTLE_REASON_COUNT && PB_RESULT_OTHER == COMPACT_R_OTHER,
+	       "probes-bpf.h follows model/probes.h");
+_Static_assert(sizeof(struct pb_cum) % 8 == 0, "pb_cum is summed as __u64s");
+
+/* A program and the tracepoint (its BTF name) it needs. */
+struct probes_prog {
+	enum probe_id id;
+	const char *tp;			/* without the btf_trace_ prefix */
+	const char *hide;		/* the name PAGETOP_PROBES_HIDE takes */
+};
+
+static const struct probes_prog probes_progs[] = {
+	{ PROBE_DIRECT_RECLAIM, "mm_vmscan_direct_reclaim_begin", "vmscan:mm_vmscan_direct_reclaim_begin" },
+	{ PROBE_DIRECT_RECLAIM, "mm_vmscan_direct_reclaim_end", "vmscan:mm_vmscan_direct_reclaim_end" },
+	{ PROBE_MEMCG_RECLAIM, "mm_vmscan_memcg_reclaim_begin", "vmscan:mm_vmscan_memcg_reclaim_begin" },
+	{ PROBE_MEMCG_RECLAIM, "mm_vmscan_memcg_reclaim_end", "vmscan:mm_vmscan_memcg_reclaim_end" },
+	{ PROBE_COMPACTION, "mm_compaction_begin", "compaction:mm_compaction_begin" },
+	{ PROBE_COMPACTION, "mm_compaction_end", "compaction:mm_compaction_end" },
+	{ PROBE_COMPACT_TRY, "mm_compaction_try_to_compact_pages",
+	  "compaction:mm_compaction_try_to_compact_pages" },
+	{ PROBE_COMPACT_DEFER, "mm_compaction_deferred", "compaction:mm_compaction_deferred" },
+	{ PROBE_THROTTLE, "mm_vmscan_throttled", "vmscan:mm_vmscan_throttled" },
+	{ PROBE_EXTFRAG, "mm_page_alloc_extfrag", "kmem:mm_page_alloc_extfrag" },
+	{ PROBE_KSWAPD, "mm_vmscan_kswapd_wake", "vmscan:mm_vmscan_kswapd_wake" },
+	{ PROBE_KSWAPD, "mm_vmscan_kswapd_sleep", "vmscan:mm_vmscan_kswapd_sleep" },
+	{ PROBE_KCOMPACTD, "mm_compaction_kcompactd_wake", "compaction:mm_compaction_kcompactd_wake" },
+	{ PROBE_KCOMPACTD, "mm_compaction_kcompactd_sleep", "compaction:mm_compaction_kcompactd_sleep" },
+	{ PROBE_WRITE_FOLIO, "mm_vmscan_write_folio", "vmscan:mm_vmscan_write_folio" },
+	{ PROBE_WRITE_FOLIO, "mm_vmscan_writepage", "vmscan:mm_vmscan_writepage" },
+	{ PROBE_DSLEEP, "sched_switch", "sched:sched_switch" },
+};
+#define PROBES_NPROGS	(sizeof(probes_progs) / sizeof(probes_progs[0]))
+
+struct probe_source {
+	struct probes_bpf *skel;
+	struct bpf_program *prog[PROBES_NPROGS];
+	struct bpf_link *link[PROBES_NPROGS];
+	bool extfrag_tp;		/* the classic tracepoint (change_ownership) */
+	uint32_t attached, missing;
+	char why[sizeof(((struct probes *)0)->why)];
+	uint64_t epoch, dsleep_min_ns;
+	int ncpu;
+	int sync_outer, sync_inner;	/* a map-in-map: updating it waits for RCU */
+	struct pb_cum *cum;		/* ncpu of them */
+	struct pb_cum sum;
+	struct pb_tick *tick, *tick_zero;	/* ncpu each */
+	struct pb_task_key *task_keys;	/* 2 * PB_MAX_TASKS */
+	struct pb_dstack_key *ds_keys;	/* 2 * PB_MAX_DSTACKS */
+	struct {
+		int32_t id;
+		struct pb_dstack v;
+	} top_ds[PROBE_TOP_STACKS];
+	uint64_t ips[PB_STACK_DEPTH];
+	struct probes_syms *syms;
+};
+
+static struct bpf_program *
+probes_program(struct probes_bpf *k, size_t i)
+{
+	struct bpf_program *const all[PROBES_NPROGS] = {
+		k->progs.direct_begin, k->progs.direct_end, k->progs.memcg_begin,
+		k->progs.memcg_end, k->progs.compact_begin, k->progs.compact_end,
+		k->progs.compact_try, k->progs.compact_deferred, k->progs.throttled,
+		k->progs.extfrag_btf, k->progs.kswapd_wake, k->progs.kswapd_sleep,
+		k->progs.kcompactd_wake, k->progs.kcompactd_sleep, k->progs.write_folio,
+		k->progs.writepage, k->progs.sched_switch,
+	};
+
+	return all[i];
+}
+
+/* name in the comma-separated list env, "group:name" as the hook takes them. */
+static bool
+probes_hidden(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p; ) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && strncmp(p, name, n) == 0)
+			return true;
+		p = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+static bool
+probes_tp_exists(const struct btf *btf, const char *tp)
+{
+	char name[96];
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	return btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
+}
+
+/* The kernel's enum compact_result, by name, to enum probe_compact_result. */
+static void
+probes_map_results(const struct btf *btf, volatile __u8 *map)
+{
+	static const struct {
+		const char *name;
+		enum probe_compact_result r;
+	} names[] = {
+		{ "COMPACT_SUCCESS", COMPACT_R_SUCCESS },
+		{ "COMPACT_PARTIAL_SKIPPED", COMPACT_R_PARTIAL_SKIPPED },
+		{ "COMPACT_COMPLETE", COMPACT_R_COMPLETE },
+		{ "COMPACT_SKIPPED", COMPACT_R_SKIPPED },
+		{ "COMPACT_DEFERRED", COMPACT_R_DEFERRED },
+		{ "COMPACT_CONTENDED", COMPACT_R_CONTENDED },
+		{ "COMPACT_NO_SUITABLE_PAGE", COMPACT_R_NO_SUITABLE_PAGE },
+		{ "COMPACT_CONTINUE", COMPACT_R_CONTINUE },
+		{ "COMPACT_NOT_SUITABLE_ZONE", COMPACT_R_NOT_SUITABLE_ZONE },
+	};
+	__s32 id = btf__find_by_name_kind(btf, "compact_result", BTF_KIND_ENUM);
+	const struct btf_type *t;
+	const struct btf_enum *e;
+
+	if (id <= 0 || !(t = btf__type_by_id(btf, (__u32)id)))
+		return;
+	e = btf_enum(t);
+	for (int i = 0; i < btf_vlen(t); i++, e++) {
+		const char *n = btf__name_by_offset(btf, e->name_off);
+
+		if (!n || e->val < 0 || e->val >= PB_KRESULTS)
+			continue;
+		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			if (strcmp(n, names[k].name) == 0)
+				map[e->val] = (__u8)names[k].r;
+	}
+}
+
+/* log2(hpage_pmd_size / page size): HPAGE_PMD_ORDER, which is the
+ * pageblock order wherever huge pages are built in; 9 (x86-64's) else. */
+static unsigned
+probes_pageblock_order(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "re");
+	unsigned long long sz = 0, page = (unsigned long long)sysconf(_SC_PAGESIZE);
+	unsigned order = 0;
+
+	if (f) {
+		if (fscanf(f, "%llu", &sz) != 1)
+			sz = 0;
+		fclose(f);
+	}
+	if (!sz || !page || sz < page)
+		return 9;
+	while ((page << order) < sz && order < 20)
+		order++;
+	return order;
+}
+
+/* Root, or CAP_BPF and CAP_PERFMON (and CAP_SYS_ADMIN before 5.8). */
+static bool
+probes_privileged(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+
+	if (geteuid() == 0)
+		return true;
+	if (syscall(SYS_capget, &h, d) != 0)
+		return false;
+	return (d[1].effective & (1u << (39 - 32))) && (d[1].effective & (1u << (38 - 32)));
+}
+
+/* "BPF locked down (lockdown: integrity)" when the kernel is. */
+static bool
+probes_locked_down(char *why, size_t size)
+{
+	char buf[128], *b, *e;
+	FILE *f = fopen("/sys/kernel/security/lockdown", "re");
+	bool on = false;
+
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f) && (b = strchr(buf, '[')) && (e = strchr(b, ']'))) {
+		*e = '\0';
+		if (strcmp(b + 1, "none") != 0) {
+			snprintf(why, size, "BPF locked down (lockdown: %s)", b + 1);
+			on = true;
+		}
+	}
+	fclose(f);
+	return on;
+}
+
+static int
+probes_libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+void
+probes_close(struct probe_source *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < PROBES_NPROGS; i++)
+		bpf_link__destroy(p->link[i]);
+	probes_bpf__destroy(p->skel);
+	if (p->sync_outer >= 0)
+		close(p->sync_outer);
+	if (p->sync_inner >= 0)
+		close(p->sync_inner);
+	free(p->cum);
+	free(p->tick);
+	free(p->tick_zero);
+	free(p->task_keys);
+	free(p->ds_keys);
+	probes_syms_free(p->syms);
+	free(p);
+}
+
+static uint64_t
+probes_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The line that says what did not attach. */
+static void
+probes_missing_line(struct probe_source *p)
+{
+	size_t n = 0;
+
+	p->why[0] = '\0';
+	for (int id = 0; id < PROBE_ID_COUNT; id++) {
+		if (!(p->missing & (1u << id)))
+			continue;
+		n += (size_t)snprintf(p->why + n, sizeof(p->why) - n, "%s%s", n ? ", " : "missing: ",
+				      probe_tracepoint(id));
+		if (n >= sizeof(p->why))
+			break;
+	}
+}
+
+static int
+probes_alloc(struct probe_source *p)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mo);
+
+	p->ncpu = libbpf_num_possible_cpus();
+	if (p->ncpu <= 0)
+		return -EINVAL;
+	p->cum = calloc((size_t)p->ncpu, sizeof(*p->cum));
+	p->tick = calloc((size_t)p->ncpu, sizeof(*p->tick));
+	p->tick_zero = calloc((size_t)p->ncpu, sizeof(*p->tick_zero));
+	p->task_keys = calloc(2 * PB_MAX_TASKS, sizeof(*p->task_keys));
+	p->ds_keys = calloc(2 * PB_MAX_DSTACKS, sizeof(*p->ds_keys));
+	p->syms = probes_syms_new("/proc/kallsyms");
+	if (!p->cum || !p->tick || !p->tick_zero || !p->task_keys || !p->ds_keys || !p->syms)
+		return -ENOMEM;
+	p->sync_inner = bpf_map_create(BPF_MAP_TYPE_ARRAY, "pt_sync_in", 4, 4, 1, NULL);
+	if (p->sync_inner < 0)
+		return -errno;
+	mo.inner_map_fd = p->sync_inner;
+	p->sync_outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "pt_sync", 4, 4, 1, &mo);
+	return p->sync_outer < 0 ? -errno : 0;
+}
+
+struct probe_source *
+probes_open(const struct probes_opts *o, char *why, size_t size)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo);
+	const char *btf_path = getenv("PAGETOP_PROBES_BTF");
+	const char *hide = getenv("PAGETOP_PROBES_HIDE");
+	struct probe_source *p;
+	struct btf *btf;
+	uint32_t have = 0;
+	int r;
+
+	if (!getenv("PAGETOP_PROBES_DEBUG")) libbpf_set_print(probes_libbpf_quiet);
+	if (btf_path && !*btf_path)
+		btf_path = NULL;
+	if (access(btf_path ? btf_path : PROBES_BTF, R_OK) != 0) {
+		snprintf(why, size, "kernel has no BTF (%s)", btf_path ? btf_path : PROBES_BTF);
+		return NULL;
+	}
+	if (!probes_privileged()) {
+		snprintf(why, size, "needs root (CAP_BPF, CAP_PERFMON)");
+		return NULL;
+	}
+	if (!(btf = btf__parse(btf_path ? btf_path : PROBES_BTF, NULL))) {
+		snprintf(why, size, "kernel has no BTF (%s: %s)", btf_path ? btf_path : PROBES_BTF,
+			 strerror(errno));
+		return NULL;
+	}
+	if (!(p = calloc(1, sizeof(*p)))) {
+		btf__free(btf);
+		snprintf(why, size, "out of memory");
+		return NULL;
+	}
+	p->sync_outer = p->sync_inner = -1;
+	p->dsleep_min_ns = o && o->dsleep_min_ns ? o->dsleep_min_ns : PROBES_DSLEEP_MIN_NS;
+	oo.btf_custom_path = btf_path;
+	if (!(p->skel = probes_bpf__open_opts(&oo))) {
+		snprintf(why, size, "opening the probes: %s", strerror(errno));
+		goto fail;
+	}
+	p->skel->rodata->dsleep_min_ns = p->dsleep_min_ns;
+	p->skel->rodata->pageblock_order = probes_pageblock_order();
+	probes_map_results(btf, p->skel->rodata->compact_map);
+	for (size_t i = 0; i < PROBES_NPROGS; i++) {
+		const struct probes_prog *pp = &probes_progs[i];
+		bool ok = probes_tp_exists(btf, pp->tp) && !probes_hidden(hide, pp->hide);
+
+		/* The older name of a tracepoint counts only without the newer. */
+		if (i > 0 && pp->id == probes_progs[i - 1].id && pp->id == PROBE_WRITE_FOLIO &&
+		    p->prog[i - 1])
+			ok = false;
+		p->prog[i] = ok ? probes_program(p->skel, i) : NULL;
+		bpf_program__set_autoload(probes_program(p->skel, i), ok);
+	}
+	/* The classic extfrag tracepoint, where tracefs has it. */
+	for (size_t i = 0; i < PROBES_NPROGS; i++)
+		if (probes_progs[i].id == PROBE_EXTFRAG && p->prog[i] &&
+		    access(PROBES_TRACEFS, R_OK) == 0) {
+			bpf_program__set_autoload(p->prog[i], false);
+			p->prog[i] = p->skel->progs.extfrag_tp;
+			p->extfrag_tp = true;
+		}
+	bpf_program__set_autoload(p->skel->progs.extfrag_tp, p->extfrag_tp);
+	btf__free(btf);
+	btf = NULL;
+	if ((r = probes_bpf__load(p->skel)) != 0) {
+		if ((r == -EPERM || errno == EPERM) && probes_locked_down(why, size))
+			goto fail;
+		snprintf(why, size, "loading the probes: %s", strerror(-r));
+		goto fail;
+	}
+	if ((r = probes_alloc(p)) < 0) {
+		snprintf(why, size, "%s", r == -ENOMEM ? "out of memory" : strerror(-r));
+		goto fail;
+	}
+	for (size_t i = 0; i < PROBES_NPROGS; i++)
+		if (p->prog[i])
+			p->link[i] = bpf_program__attach(p->prog[i]);
+	/* A probe is attached when all its programs are. */
+	for (int id = 0; id < PROBE_ID_COUNT; id++) {
+		bool all = true, any = false;
+
+		for (size_t i = 0; i < PROBES_NPROGS; i++) {
+			if (probes_progs[i].id != (enum probe_id)id)
+				continue;
+			if (id == PROBE_WRITE_FOLIO) {
+				any |= p->link[i] != NULL;
+				continue;
+			}
+			any = true;
+			all &= p->link[i] != NULL;
+		}
+		if (any && all)
+			have |= 1u << id;
+	}
+	p->attached = have;
+	p->missing = ((1u << PROBE_ID_COUNT) - 1) & ~have;
+	probes_missing_line(p);
+	p->epoch = probes_now();
+	return p;
+fail:
+	btf__free(btf);
+	probes_close(p);
+	return NULL;
+}
+
+static void
+probes_hist(struct probe_hist *h, const struct pb_hist *b)
+{
+	h->count = b->count;
+	h->sum_ns = b->sum_ns;
+	memcpy(h->bucket, b->bucket, sizeof(h->bucket));
+}
+
+/* The per-CPU copies summed, into out's cumulative figures. */
+static void
+probes_read_cum(struct probe_source *p, struct probes *out)
+{
+	const size_t nw = sizeof(struct pb_cum) / sizeof(__u64);
+	__u64 *sum = (__u64 *)&p->sum;
+	const struct pb_cum *s = &p->sum;
+	__u32 zero = 0;
+
+	memset(&p->sum, 0, sizeof(p->sum));
+	if (bpf_map_lookup_elem(bpf_map__fd(p->skel->maps.cum), &zero, p->cum) == 0)
+		for (int c = 0; c < p->ncpu; c++) {
+			const __u64 *v = (const __u64 *)&p->cum[c];
+
+			for (size_t w = 0; w < nw; w++)
+				sum[w] += v[w];
+		}
+	for (int k = 0; k < STALL_KIND_COUNT; k++) {
+		struct probe_stall *st = &out->stall[k];
+
+		probes_hist(&st->lat, &s->stall_lat[k]);
+		memcpy(st->order_count, s->stall_order_count[k], sizeof(st->order_count));
+		memcpy(st->order_ns, s->stall_order_ns[k], sizeof(st->order_ns));
+		st->reclaimed = s->stall_reclaimed[k];
+	}
+	memcpy(out->compact_result, s->compact_result, sizeof(out->compact_result));
+	for (int r = 0; r < COMPACT_R_COUNT; r++)
+		probes_hist(&out->compact_lat[r], &s->compact_lat[r]);
+	memcpy(out->compact_try, s->compact_try, sizeof(out->compact_try));
+	memcpy(out->compact_deferred, s->compact_deferred, sizeof(out->compact_deferred));
+	memcpy(out->throttle_count, s->throttle_count, sizeof(out->throttle_count));
+	memcpy(out->throttle_us, s->throttle_us, sizeof(out->throttle_us));
+	memcpy(out->fallback, s->fallback, sizeof(out->fallback));
+	memcpy(out->fallback_fragmenting, s->fallback_fragmenting, sizeof(out->fallback_fragmenting));
+	memcpy(out->fallback_owner, s->fallback_owner, sizeof(out->fallback_owner));
+	memcpy(out->kswapd_wakes, s->kswapd_wakes, sizeof(out->kswapd_wakes));
+	memcpy(out->kswapd_wake_order, s->kswapd_wake_order, sizeof(out->kswapd_wake_order));
+	memcpy(out->kswapd_awake_ns, s->kswapd_awake_ns, sizeof(out->kswapd_awake_ns));
+	memcpy(out->kcompactd_wakes, s->kcompactd_wakes, sizeof(out->kcompactd_wakes));
+	memcpy(out->kcompactd_wake_order, s->kcompactd_wake_order,
+	       sizeof(out->kcompactd_wake_order));
+	memcpy(out->kcompactd_awake_ns, s->kcompactd_awake_ns, sizeof(out->kcompactd_awake_ns));
+	out->reclaim_writes = s->reclaim_writes;
+	probes_hist(&out->dsleep, &s->dsleep);
+	out->dsleep_lost = s->dsleep_lost;
+}
+
+/* A daemon awake now has been so since it woke: count that too. */
+static void
+probes_read_awake(struct probe_source *p, struct probes *out)
+{
+	uint64_t now = probes_now();
+
+	for (int n = 0; n < PROBE_NODES; n++) {
+		uint64_t ks = p->skel->bss->kswapd_since[n], kc = p->skel->bss->kcompactd_since[n];
+
+		if (ks && now > ks)
+			out->kswapd_awake_ns[n] += now - ks;
+		if (kc && now > kc)
+			out->kcompactd_awake_ns[n] += now - kc;
+	}
+}
+
+/* Inserts v into the n-long list sorted by total_ns, longest first. */
+static void
+probes_top_task(struct probes *out, const struct pb_task_key *k, const struct pb_task *v)
+{
+	struct probe_task t = { .tid = (int32_t)k->tid, .kinds = (uint8_t)v->kinds,
+				.count = (uint32_t)v->count, .total_ns = v->total_ns,
+				.max_ns = v->max_ns };
+	int i = out->n_tasks;
+
+	memcpy(t.comm, v->comm, sizeof(t.comm));
+	t.comm[sizeof(t.comm) - 1] = '\0';
+	if (i == PROBE_TOP_TASKS) {
+		if (out->task[i - 1].total_ns >= t.total_ns)
+			return;
+		i--;
+	} else {
+		out->n_tasks++;
+	}
+	for (; i > 0 && out->task[i - 1].total_ns < t.total_ns; i--)
+		out->task[i] = out->task[i - 1];
+	out->task[i] = t;
+}
+
+static void
+probes_drain_tasks(struct probe_source *p, __u32 par, struct probes *out)
+{
+	int fd = bpf_map__fd(p->skel->maps.tasks), n = 0;
+	struct pb_task_key k, *prev = NULL;
+	struct pb_task v;
+
+	while (n < 2 * PB_MAX_TASKS && bpf_map_get_next_key(fd, prev, &k) == 0) {
+		p->task_keys[n] = k;
+		prev = &p->task_keys[n];
+		if (k.parity == par)
+			n++;
+	}
+	out->n_tasks = 0;
+	for (int i = 0; i < n; i++) {
+		if (bpf_map_lookup_and_delete_elem(fd, &p->task_keys[i], &v) != 0 &&
+		    (bpf_map_lookup_elem(fd, &p->task_keys[i], &v) != 0 ||
+		     bpf_map_delete_elem(fd, &p->task_keys[i]) != 0))
+			continue;
+		probes_top_task(out, &p->task_keys[i], &v);
+	}
+}
+
+static void
+probes_top_dstack(struct probe_source *p, int *n, int32_t id, const struct pb_dstack *v)
+{
+	int i = *n;
+
+	if (i == PROBE_TOP_STACKS) {
+		if (p->top_ds[i - 1].v.total_ns >= v->total_ns)
+			return;
+		i--;
+	} else {
+		(*n)++;
+	}
+	for (; i > 0 && p->top_ds[i - 1].v.total_ns < v->total_ns; i--)
+		p->top_ds[i] = p->top_ds[i - 1];
+	p->top_ds[i].id = id;
+	p->top_ds[i].v = *v;
+}
+
+static void
+probes_drain_dstacks(struct probe_source *p, __u32 par, struct probes *out)
+{
+	int fd = bpf_map__fd(p->skel->maps.dstacks), sfd = bpf_map__fd(p->skel->maps.stacks);
+	struct pb_dstack_key k, *prev = NULL;
+	struct pb_dstack v;
+	int n = 0, top = 0;
+	bool queued = false;
+
+	while (n < 2 * PB_MAX_DSTACKS && bpf_map_get_next_key(fd, prev, &k) == 0) {
+		p->ds_keys[n] = k;
+		prev = &p->ds_keys[n];
+		if (k.parity == par)
+			n++;
+	}
+	for (int i = 0; i < n; i++) {
+		if (bpf_map_lookup_elem(fd, &p->ds_keys[i], &v) != 0)
+			continue;
+		bpf_map_delete_elem(fd, &p->ds_keys[i]);
+		probes_top_dstack(p, &top, p->ds_keys[i].stackid, &v);
+	}
+	/* Name the new stacks in one pass over kallsyms. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < top; i++) {
+			struct probe_dstack *d = &out->dstack[i];
+			int32_t id = p->top_ds[i].id;
+			int nips = 0;
+
+			if (pass == 0 && id >= 0 && bpf_map_lookup_elem(sfd, &id, p->ips) == 0)
+				nips = PB_STACK_DEPTH;
+			if (probes_syms_get(p->syms, id, p->ips, nips, d) < 0)
+				queued = true;
+		}
+		if (!queued)
+			break;
+		probes_syms_resolve(p->syms);
+		queued = false;
+	}
+	for (int i = 0; i < top; i++) {
+		struct probe_dstack *d = &out->dstack[i];
+		const struct pb_dstack *v2 = &p->top_ds[i].v;
+
+		d->count = (uint32_t)v2->count;
+		d->total_ns = v2->total_ns;
+		d->max_ns = v2->max_ns;
+		d->last_tid = (int32_t)v2->last_tid;
+		memcpy(d->last_comm, v2->last_comm, sizeof(d->last_comm));
+		d->last_comm[sizeof(d->last_comm) - 1] = '\0';
+	}
+	out->n_dstacks = top;
+}
+
+void
+probes_read(struct probe_source *p, struct probes *out)
+{
+	int tfd = bpf_map__fd(p->skel->maps.tick);
+	__u32 par = p->skel->bss->parity & 1, zero = 0;
+
+	/* New events go to the other set; those in flight end first. */
+	p->skel->bss->parity = par ^ 1;
+	bpf_map_update_elem(p->sync_outer, &zero, &p->sync_inner, BPF_ANY);
+
+	out->state = PROBES_ON;
+	memcpy(out->why, p->why, sizeof(out->why));
+	out->attached = p->attached;
+	out->missing = p->missing;
+	out->epoch = p->epoch;
+	out->dsleep_min_ns = p->dsleep_min_ns;
+	probes_read_cum(p, out);
+	probes_read_awake(p, out);
+	for (int k = 0; k < STALL_KIND_COUNT; k++)
+		out->stall[k].tick_max_ns = 0;
+	if (bpf_map_lookup_elem(tfd, &par, p->tick) == 0) {
+		for (int c = 0; c < p->ncpu; c++)
+			for (int k = 0; k < STALL_KIND_COUNT; k++)
+				if (p->tick[c].stall_max_ns[k] > out->stall[k].tick_max_ns)
+					out->stall[k].tick_max_ns = p->tick[c].stall_max_ns[k];
+		bpf_map_update_elem(tfd, &par, p->tick_zero, BPF_ANY);
+	}
+	probes_drain_tasks(p, par, out);
+	probes_drain_dstacks(p, par, out);
+}
+
+#endif /* HAVE_PROBES */

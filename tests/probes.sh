@@ -1,0 +1,128 @@
+#!/bin/sh
+# The kernel probes, for real, as root, against perf counting the same
+# tracepoints over the same interval: tests/probes-live reads the probes,
+# runs perf (which runs the workload), and reads again, so its interval
+# holds perf's; the difference can only be events at the edges.
+#  (a) memcg reclaim from a writer in a small memory cgroup
+#  (b) migratetype fallbacks, (d) compaction from compact_memory
+#  (c) 20 vforks whose child sleeps 200 ms: 20 D episodes under that stack
+#  (e) not root, no BTF, tracepoints hidden: one clear line, the rest works
+#  (f) no read allocates
+set -u
+. "$TESTLIB"
+T=$TMPDIR_TEST
+mkdir -p $T
+skip_all() { ok "kernel probes # SKIP $1"; done_testing; exit 0; }
+[ "$(id -u)" = 0 ] || skip_all "not root"
+[ -r /sys/kernel/btf/vmlinux ] || skip_all "kernel has no BTF"
+command -v perf >/dev/null || skip_all "perf not installed (Debian package linux-perf)"
+$PROBES_LIVE > $T/open.out
+if grep -q '^state=unavailable' $T/open.out; then
+	skip_all "$(sed -n 's/^why=//p' $T/open.out)"
+fi
+val() { sed -n "s/^$2=//p" $1; }
+delta() { echo $(( $(val $1 t1.$2) - $(val $1 t0.$2) )); }
+perfcount() { awk -F, -v e="$2" '$3 == e { print $1 }' $1; }
+
+mounted=
+cg=
+cleanup() {
+	[ -n "$cg" ] && rmdir $cg 2>/dev/null
+	[ -n "$mounted" ] && umount /sys/kernel/tracing
+	rm -rf $T
+}
+trap cleanup EXIT
+if [ ! -d /sys/kernel/tracing/events/vmscan ]; then
+	mount -t tracefs nodev /sys/kernel/tracing && mounted=1
+fi
+
+# (a), (b), (d): one run, three tracepoints.
+if [ -d /sys/fs/cgroup/memory ]; then
+	cg=/sys/fs/cgroup/memory/pagetop-probes-$$
+	mkdir $cg && echo 16M > $cg/memory.limit_in_bytes
+	work="echo \$\$ > $cg/cgroup.procs && dd if=/dev/zero of=$T/file bs=1M count=150 conv=fsync 2>/dev/null; rm -f $T/file; echo 1 > /proc/sys/vm/compact_memory"
+else
+	work="echo 1 > /proc/sys/vm/compact_memory"
+fi
+$PROBES_LIVE -- perf stat -a -x, -o $T/perf.csv \
+	-e vmscan:mm_vmscan_memcg_reclaim_end -e kmem:mm_page_alloc_extfrag \
+	-e compaction:mm_compaction_end -- sh -c "$work" > $T/a.out
+memcg=$(delta $T/a.out memcg_count)
+pmemcg=$(perfcount $T/perf.csv vmscan:mm_vmscan_memcg_reclaim_end)
+if [ -n "$cg" ]; then
+	check_match "(a) perf saw memcg reclaim" "$pmemcg" '^[1-9][0-9]*$'
+	if [ "$memcg" -ge "${pmemcg:-0}" ] && [ $((memcg - ${pmemcg:-0})) -le 2 ]; then
+		ok "(a) memcg reclaims: probes $memcg, perf $pmemcg"
+	else
+		not_ok "(a) memcg reclaims equal perf's" "probes $memcg, perf $pmemcg"
+	fi
+	check_eq "(a) each memcg reclaim in one latency bucket" \
+		"$(delta $T/a.out memcg_buckets)" "$memcg"
+	check_eq "(a) each memcg reclaim under one order" \
+		"$(delta $T/a.out memcg_order_count)" "$memcg"
+	check_match "(a) pages reclaimed" "$(delta $T/a.out memcg_reclaimed)" '^[1-9]'
+	check_match "(a) the tick's longest memcg stall" "$(val $T/a.out acc.memcg_tick_max_ns)" '^[1-9]'
+	check_match "(a) the tasks that stalled" "$(val $T/a.out acc.stall_tasks)" '^[1-9]'
+else
+	ok "(a) memcg reclaim # SKIP no cgroup v1 memory controller"
+fi
+frag=$(delta $T/a.out fallbacks)
+pfrag=$(perfcount $T/perf.csv kmem:mm_page_alloc_extfrag)
+if [ -n "$pfrag" ] && [ "$frag" -ge "$pfrag" ] && [ $((frag - pfrag)) -le 2 ]; then
+	ok "(b) fallbacks: probes $frag, perf $pfrag"
+else
+	not_ok "(b) fallbacks equal perf's" "probes $frag, perf $pfrag"
+fi
+check "(b) fragmenting and owner-changing fallbacks are fallbacks" \
+	test "$(delta $T/a.out fallback_fragmenting)" -le "$frag" -a \
+	"$(delta $T/a.out fallback_owner)" -le "$frag"
+runs=$(delta $T/a.out compact_runs)
+pruns=$(perfcount $T/perf.csv compaction:mm_compaction_end)
+check_match "(d) perf saw compaction runs" "$pruns" '^[1-9][0-9]*$'
+if [ "$runs" -ge "${pruns:-0}" ] && [ $((runs - ${pruns:-0})) -le 2 ]; then
+	ok "(d) compaction runs: probes $runs, perf $pruns"
+else
+	not_ok "(d) compaction runs equal perf's" "probes $runs, perf $pruns"
+fi
+
+# (c) Episodes of 100 ms and more only; bash, which forks (dash vforks
+# and would add its own episodes, long under load).
+$PROBES_LIVE -m 100000000 -s __do_sys_vfork -- bash -c \
+	"for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do $VFORK_HELPER 0.2 >/dev/null; done" \
+	> $T/c.out
+check_eq "(c) 20 D episodes under the vfork stack" "$(val $T/c.out acc.stack_count)" 20
+tot=$(val $T/c.out acc.stack_total_ns)
+max=$(val $T/c.out acc.stack_max_ns)
+check "(c) 20 x 200 ms +-20% ($tot ns)" test "$tot" -ge 3200000000 -a "$tot" -le 4800000000
+# An episode ends when the task runs again: on a loaded machine one may
+# wait on the run queue too, so only the longest's lower bound is tight.
+check "(c) the longest at least 160 ms ($max ns)" test "$max" -ge 160000000 -a "$max" -le 1000000000
+check_match "(c) the stack named, innermost first" "$(val $T/c.out acc.stack)" \
+	'wait_for_completion.*kernel_clone,__do_sys_vfork'
+check "(c) the cumulative D histogram counted them" test "$(delta $T/c.out dsleep_count)" -ge 20
+
+# (e) Not root, no BTF, tracepoints missing.
+setpriv --reuid=nobody --regid=nogroup --clear-groups $PROBES_LIVE > $T/e1.out 2>&1
+check_eq "(e) not root: the reason" "$(val $T/e1.out why)" "needs root (CAP_BPF, CAP_PERFMON)"
+check "(e) not root: pagetop samples anyway" \
+	setpriv --reuid=nobody --regid=nogroup --clear-groups $PAGETOP snapshot
+PAGETOP_PROBES_BTF=$T/none $PROBES_LIVE > $T/e2.out
+check_eq "(e) no BTF: the reason" "$(val $T/e2.out why)" "kernel has no BTF ($T/none)"
+cp /sys/kernel/btf/vmlinux $T/btf
+PAGETOP_PROBES_BTF=$T/btf $PROBES_LIVE > $T/e3.out
+check_eq "(e) a BTF file given: loads" "$(val $T/e3.out state)" on
+PAGETOP_PROBES_HIDE=vmscan:mm_vmscan_throttled,sched:sched_switch \
+	$PROBES_LIVE -- sh -c "$VFORK_HELPER 0.05 >/dev/null; echo 1 > /proc/sys/vm/compact_memory" \
+	> $T/e4.out
+check_eq "(e) hidden: the line" "$(val $T/e4.out why)" \
+	"missing: vmscan:mm_vmscan_throttled, sched:sched_switch"
+check_eq "(e) hidden: missing bits (throttle, D sleeps)" "$(val $T/e4.out t1.missing)" 1056
+check_eq "(e) hidden: the rest attached" "$(val $T/e4.out t1.attached)" 991
+check_eq "(e) hidden: no D sleeps counted" "$(delta $T/e4.out dsleep_count)" 0
+check_match "(e) hidden: compaction still counted" "$(delta $T/e4.out compact_runs)" '^[1-9]'
+
+# (f) Every read above: no allocation.
+for f in a c e4; do
+	check_eq "(f) reads allocate nothing ($f)" "$(val $T/$f.out read_allocs)" 0
+done
+done_testing
