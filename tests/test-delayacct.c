@@ -2,21 +2,29 @@
  * Delay accounting's table and tick, on a made-up source of totals (the
  * ops of source/delayacct.h): first sight, increases, a tid reused, a
  * task gone, the switch off, not allowed, the top's order, eviction from
- * a small table, and that a read allocates nothing; and the decoding of
- * a struct taskstats by its version and length.
+ * a small table, and that a read allocates nothing; the decoding of a
+ * struct taskstats by its version and length; and the task scan's list
+ * of the tasks that ran (taskscan_ran) on a made-up proc tree of more
+ * tasks than it keeps a tick.
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <linux/taskstats.h>
 
 #include "tap.h"
 #include "alloc-count.h"
 #include "model/delays.h"
+#include "model/tasks.h"
 #include "source/delayacct.h"
+#include "source/taskscan.h"
 
 #define MS		1000000ull
 #define MAX_FAKE	256
@@ -347,6 +355,140 @@ test_decode(void)
 	tap_eq_int(delayacct_decode(&ts, 16, &t), -EINVAL, "too short: refused");
 }
 
+/* ---- taskscan_ran on a made-up proc tree. ---- */
+
+#define RAN_TASKS	600	/* more than TASKSCAN_RAN_MAX */
+
+static char tree[PATH_MAX];
+
+static void
+tree_put(const char *rel, const char *text)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tree, rel);
+	if ((f = fopen(path, "w")) == NULL) {
+		printf("Bail out! cannot write %s\n", path);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Process pid, one thread, asleep; its schedstat says it ran run ns. */
+static void
+tree_task(int pid, unsigned long run)
+{
+	char rel[64], path[PATH_MAX + 64], line[256];
+
+	snprintf(path, sizeof(path), "%s/%d", tree, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/task", tree, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%d/task/%d", tree, pid, pid);
+	mkdir(path, 0755);
+	snprintf(rel, sizeof(rel), "%d/task/%d/stat", pid, pid);
+	snprintf(line, sizeof(line), "%d (t) S 1 %d %d 0 -1 4194560 0 0 0 0 "
+	    "0 0 0 0 20 0 1 0 100 0 0 18446744073709551615 0 0 0 0 0 0 0 0 0 "
+	    "1 0 0 17 0 0 0 0 0 0\n", pid, pid, pid);
+	tree_put(rel, line);
+	snprintf(rel, sizeof(rel), "%d/task/%d/schedstat", pid, pid);
+	snprintf(line, sizeof(line), "%lu 0 %lu\n", run, run);
+	tree_put(rel, line);
+}
+
+static struct tasks scan_out;
+
+static size_t
+scan_ran(struct taskscan *ts, double mono, int *tids, bool *seen)
+{
+	size_t n, i;
+
+	taskscan_read(ts, mono, &scan_out);
+	n = taskscan_ran(ts, tids, TASKSCAN_RAN_MAX);
+	for (i = 0; i < n; i++)
+		if (tids[i] > 1000 && tids[i] <= 1000 + RAN_TASKS)
+			seen[tids[i] - 1000] = true;
+	return n;
+}
+
+static void
+test_ran(void)
+{
+	static int tids[TASKSCAN_RAN_MAX];
+	bool seen[RAN_TASKS + 1] = { false }, dup = false;
+	struct taskscan *ts;
+	int i, all;
+	size_t n, k;
+
+	snprintf(tree, sizeof(tree), "/tmp/pagetop-ran.XXXXXX");
+	if (mkdtemp(tree) == NULL) {
+		printf("Bail out! mkdtemp\n");
+		exit(1);
+	}
+	tree_put("stat", "cpu  1 2 3 4\nprocesses 700\n");
+	for (i = 1; i <= RAN_TASKS; i++)
+		tree_task(1000 + i, 1);
+	ts = taskscan_new(tree);
+	n = scan_ran(ts, 1.0, tids, seen);
+	tap_eq_int(scan_out.total, RAN_TASKS, "ran: the tree's %d tasks "
+	    "scanned", RAN_TASKS);
+	tap_eq_int(n, TASKSCAN_RAN_MAX, "new tasks ran: as many kept as fit");
+	tap_eq_int(taskscan_ran_seen(ts), RAN_TASKS, "... every one counted");
+	for (i = 1; i <= RAN_TASKS; i++)
+		tree_task(1000 + i, 2);
+	n = scan_ran(ts, 2.0, tids, seen);
+	tap_eq_int(n, TASKSCAN_RAN_MAX, "all ran again: as many kept");
+	{
+		bool once[RAN_TASKS + 1] = { false };
+
+		for (k = 0; k < n; k++) {
+			i = tids[k] - 1000;
+			if (i < 1 || i > RAN_TASKS || once[i])
+				dup = true;
+			else
+				once[i] = true;
+		}
+	}
+	for (all = 1, i = 1; i <= RAN_TASKS; i++)
+		all &= seen[i];
+	tap_ok(all && !dup, "... and the two ticks together hold every one: "
+	    "the second began where the first stopped");
+	for (i = 1; i <= 5; i++)
+		tree_task(1000 + i * 100, 3);
+	n = scan_ran(ts, 3.0, tids, seen);
+	tap_eq_int(n, 5, "five moved: those five");
+	for (all = 1, k = 0; k < n; k++)
+		all &= tids[k] % 100 == 0;
+	tap_ok(all && n == 5, "... by tid");
+	n = scan_ran(ts, 4.0, tids, seen);
+	tap_eq_int(n, 0, "none moved: none ran (their stats read at the "
+	    "safety net do not count)");
+	taskscan_free(ts);
+	for (i = 1; i <= RAN_TASKS; i++) {
+		char path[PATH_MAX + 64];
+
+		snprintf(path, sizeof(path), "%s/%d/task/%d/stat", tree,
+		    1000 + i, 1000 + i);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/%d/task/%d/schedstat", tree,
+		    1000 + i, 1000 + i);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/%d/task/%d", tree, 1000 + i,
+		    1000 + i);
+		rmdir(path);
+		snprintf(path, sizeof(path), "%s/%d/task", tree, 1000 + i);
+		rmdir(path);
+		snprintf(path, sizeof(path), "%s/%d", tree, 1000 + i);
+		rmdir(path);
+	}
+	snprintf(tree + strlen(tree), sizeof(tree) - strlen(tree), "/stat");
+	unlink(tree);
+	*strrchr(tree, '/') = '\0';
+	rmdir(tree);
+}
+
 int
 main(void)
 {
@@ -355,5 +497,6 @@ main(void)
 	test_evict();
 	test_allocs();
 	test_decode();
+	test_ran();
 	return tap_done();
 }
