@@ -195,8 +195,8 @@ nl_answer(struct nl *nl, int wait_ms, const struct nlmsghdr **out)
 	const struct nlmsghdr *h;
 	const struct nlmsgerr *e;
 	bool waited = false;
+	size_t off, step;
 	ssize_t r;
-	int n;
 
 	for (;;) {
 		r = recv(nl->fd, nl->buf, sizeof(nl->buf), MSG_DONTWAIT | MSG_TRUNC);
@@ -213,8 +213,12 @@ nl_answer(struct nl *nl, int wait_ms, const struct nlmsghdr **out)
 		}
 		if ((size_t)r > sizeof(nl->buf))
 			continue;	/* truncated: not ours to read */
-		n = (int)r;
-		for (h = (const void *)nl->buf; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+		/* NLMSG_OK and NLMSG_NEXT, without their int against u32. */
+		for (off = 0; off + sizeof(*h) <= (size_t)r; off += step) {
+			h = (const void *)(nl->buf + off);
+			if (h->nlmsg_len < sizeof(*h) || h->nlmsg_len > (size_t)r - off)
+				break;
+			step = NLMSG_ALIGN(h->nlmsg_len);
 			if (h->nlmsg_seq != nl->seq)
 				continue;
 			if (h->nlmsg_type == NLMSG_ERROR) {
