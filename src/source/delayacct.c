@@ -673,7 +673,9 @@ delayacct_read(struct delayacct *d, const int *tids, size_t n,
 		    SYSCTL_PATH, strerror(-d->enabled));
 	d->gen++;
 	for (i = 0; i < n; i++) {
-		if (i % 16 == 15 && clock_mono() - now > BUDGET_SECS) {
+		/* A clock read is some 20 ns: every task, so that a few
+		 * answers that do not come cannot run far past the budget. */
+		if (i > 0 && clock_mono() - now > BUDGET_SECS) {
 			snprintf(out->why, sizeof(out->why), "%zu of %zu tasks "
 			    "not asked: over %.0f ms", n - i, n,
 			    BUDGET_SECS * 1000);
