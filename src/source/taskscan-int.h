@@ -16,6 +16,7 @@
 
 #include "model/tasks.h"
 #include "parse/taskstat.h"
+#include "source/taskscan.h"
 
 #define DENTS_SIZE		(32 * 1024)
 
@@ -99,6 +100,19 @@ struct taskscan {
 	struct task *b_task[TASKS_MAX_BLOCKED];	/* this tick only */
 	unsigned long sigs[TASKS_MAX_STACKS];
 	struct stack scratch;	/* a stack read when all slots are taken */
+
+	/* The tasks that ran this tick (taskscan_ran), in the order read.
+	 * From the ran_from'th on they come first: those before it are
+	 * kept at the front while room is left and overwritten from the
+	 * front (the earliest first) by later ones when it is not. */
+	int ran[TASKSCAN_RAN_MAX];
+	size_t n_ran;		/* kept */
+	size_t ran_seen;	/* ran this tick */
+	size_t ran_from;	/* where this tick's turn starts */
+	size_t ran_before;	/* kept from before ran_from, at the front */
+	size_t ran_over;	/* of those, overwritten */
+	size_t ran_next;	/* the first refused from ran_from on */
+	bool ran_refused;
 
 	_Alignas(8) char dents[DENTS_SIZE];	/* struct dirent64 records */
 };

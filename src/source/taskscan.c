@@ -199,6 +199,43 @@ processes_read(struct taskscan *ts, uint64_t *out)
 }
 
 /*
+ * Task tid ran this tick: kept for taskscan_ran. Round robin when more
+ * ran than it keeps: see struct taskscan.
+ */
+static void
+ran_note(struct taskscan *ts, int tid)
+{
+	size_t j = ts->ran_seen++;
+
+	if (ts->n_ran < TASKSCAN_RAN_MAX) {
+		ts->ran[ts->n_ran++] = tid;
+		if (j < ts->ran_from)
+			ts->ran_before++;
+	}
+	else if (j >= ts->ran_from && ts->ran_over < ts->ran_before)
+		ts->ran[ts->ran_over++] = tid;
+	else if (j >= ts->ran_from && !ts->ran_refused) {
+		ts->ran_refused = true;
+		ts->ran_next = j;
+	}
+}
+
+size_t
+taskscan_ran(const struct taskscan *ts, int *tids, size_t max)
+{
+	size_t n = ts->n_ran < max ? ts->n_ran : max;
+
+	memcpy(tids, ts->ran, n * sizeof(*tids));
+	return n;
+}
+
+size_t
+taskscan_ran_seen(const struct taskscan *ts)
+{
+	return ts->ran_seen;
+}
+
+/*
  * Reads one task of process p into out; false when it is gone. Its stat
  * is skipped when its schedstat did not move and nothing forces the read
  * (see the top of the file). A leader's line also gives its process's
@@ -228,6 +265,9 @@ task_read(struct taskscan *ts, struct proc *p, struct task *e, bool force,
 			out->total++;
 			return true;
 		}
+		/* New (no signature yet) or moved: it ran. */
+		if (sig != 0 && sig != e->sched_sig)
+			ran_note(ts, e->tid);
 		e->sched_sig = sig;
 	}
 	if (fd < 0) {
@@ -258,6 +298,10 @@ task_read(struct taskscan *ts, struct proc *p, struct task *e, bool force,
 		return true;	/* unreadable line: not counted */
 	}
 	e->state = st.state;
+	/* Nothing to tell by (no schedstat, or "0 0 0"): on a CPU or in D. */
+	if ((e->sfd < 0 || e->sched_sig == 0) &&
+	    (st.state == 'R' || st.state == 'D'))
+		ran_note(ts, e->tid);
 	if (e->tid == e->tgid)
 		p->nthreads = (int)taskstat_field(buf, (size_t)r, 20);
 	out->by_state[(unsigned char)st.state]++;
@@ -369,6 +413,8 @@ taskscan_read(struct taskscan *ts, double mono, struct tasks *out)
 	out->note[0] = '\0';
 	ts->reopened = 0;
 	ts->fds_short = false;
+	ts->n_ran = ts->ran_seen = ts->ran_before = ts->ran_over = 0;
+	ts->ran_refused = false;
 	ts->began = clock_mono();
 	if (ts->root_fd < 0) {
 		note_set(ts, out);
@@ -422,5 +468,7 @@ taskscan_read(struct taskscan *ts, double mono, struct tasks *out)
 		taskscan_details_fill(ts, out);
 	}
 	note_set(ts, out);
+	/* All from ran_from on were kept: the earlier ones come first next. */
+	ts->ran_from = ts->ran_refused ? ts->ran_next : 0;
 	ts->scans++;
 }

@@ -24,5 +24,16 @@ struct taskscan *taskscan_new(const char *root);
 void taskscan_free(struct taskscan *ts);
 /* One tick at monotonic time mono. */
 void taskscan_read(struct taskscan *ts, double mono, struct tasks *out);
+/*
+ * The tasks that ran since the last tick, as the last taskscan_read saw
+ * them (its schedstat moved, it is new, or, with no schedstat to tell,
+ * its stat said R or D): up to max tids into tids, how many given. At
+ * most TASKSCAN_RAN_MAX are kept a tick; when more ran, the next tick
+ * starts where this one stopped, so each is asked in turn.
+ */
+#define TASKSCAN_RAN_MAX	512
+size_t taskscan_ran(const struct taskscan *ts, int *tids, size_t max);
+/* How many ran at the last tick, kept or not. */
+size_t taskscan_ran_seen(const struct taskscan *ts);
 
 #endif
