@@ -45,6 +45,17 @@ sleep 0.3
 if ! $DELAYACCT_LIVE -w $ddpid -n 9 -i 0.25 > $T/on.txt 2> $T/on.err; then
 	not_ok "delayacct-live ran" "$(cat $T/on.err)"
 fi
+# The same through pagetop record and dump --json: the live feed reads it
+# each tick and the recording keeps it (field 31).
+$PAGETOP record -d 0.5 --duration 3s --no-probes -o $T/da.ptrec 2>/dev/null
+$PAGETOP dump --json $T/da.ptrec > $T/da.jsonl 2>/dev/null
+check_eq "record: every sample has delay accounting on" \
+	"$(jq -r '.delays.state' $T/da.jsonl | sort -u)" on
+check "record: the dd is in the top of a sample, with block I/O wait" \
+	test "$(jq -s --argjson p $ddpid '[.[] | .delays.top[]? | select(.tid == $p and .comm == "dd" and .blkio.seconds > 0)] | length' $T/da.jsonl)" -ge 1
+$PAGETOP record -d 0.5 --duration 1s --no-probes --no-delayacct -o $T/nda.ptrec 2>/dev/null
+check_eq "--no-delayacct: none recorded" \
+	"$($PAGETOP dump --json $T/nda.ptrec | jq -r '.delays.state // "none"' | sort -u)" none
 kill $ddpid 2>/dev/null
 wait $ddpid 2>/dev/null
 ddpid=

@@ -208,6 +208,9 @@ cmd_opt_live(int c, const char *arg, struct live_opts *lo)
 	case CMD_OPT_NO_PROBES:
 		lo->no_probes = true;
 		return 0;
+	case CMD_OPT_NO_DELAYACCT:
+		lo->no_delayacct = true;
+		return 0;
 	case CMD_OPT_DSLEEP: {
 		double v;
 

@@ -75,13 +75,16 @@ int cmd_opt_span(const char *cmd, const struct rec_reader *r, size_t n, const ch
 /* The kernel probes' options, for the live commands' option tables. */
 #define CMD_OPT_NO_PROBES	0x100
 #define CMD_OPT_DSLEEP		0x101
+#define CMD_OPT_NO_DELAYACCT	0x102
 #define CMD_OPT_PROBES_LONG \
 	{ "no-probes", no_argument, NULL, CMD_OPT_NO_PROBES }, \
-	{ "dsleep-min", required_argument, NULL, CMD_OPT_DSLEEP }
+	{ "dsleep-min", required_argument, NULL, CMD_OPT_DSLEEP }, \
+	{ "no-delayacct", no_argument, NULL, CMD_OPT_NO_DELAYACCT }
 
 /*
  * The options of every command that samples the live system: -d,
- * --pagetypeinfo-every, --proc-root, --kmsg, --no-probes, --dsleep-min as
+ * --pagetypeinfo-every, --proc-root, --kmsg, --no-probes, --dsleep-min,
+ * --no-delayacct as
  * getopt_long returns them ('d', 'P', 'r', 'k', CMD_OPT_NO_PROBES,
  * CMD_OPT_DSLEEP). 0 when c was one (taken into lo), EXIT_USAGE after
  * its message, -1 when c is not a live option.

@@ -11,6 +11,7 @@
 #include "parse/meminfo.h"
 #include "parse/pagetypeinfo.h"
 #include "parse/psi.h"
+#include "model/delays.h"
 #include "model/probes.h"
 #include "model/sensors.h"
 #include "model/tasks.h"
@@ -62,6 +63,7 @@ struct sample {
 	struct sensors sensors;	/* read by the dashboard, not by sampler_read() */
 	struct kmsg_sample kmsg;	/* kernel log events: filled by kmsg-source.c */
 	struct probes probes;	/* kernel probes: filled by source/probes.c */
+	struct delays delays;	/* delay accounting: source/delayacct.c */
 	struct tasks tasks;	/* SRC_TASKS: filled by the task scan; the last
 				 * member (ptrec/codec.c clears up to it) */
 };

@@ -327,6 +327,8 @@ sample_json_at(struct json *j, const struct sample *s, const struct task_groups 
 		json_events(j, s);
 	if (s->probes.state != PROBES_NONE)
 		sample_json_probes(j, &s->probes);
+	if (s->delays.state != DELAYS_NONE)
+		sample_json_delays(j, &s->delays);
 	json_array_begin(j, "unavailable");
 	for (int i = 0; i < SRC_COUNT; i++) {
 		if (sample_has(s, i) || s->status[i].err == SRC_NOT_READ)

@@ -17,5 +17,7 @@ void sample_json_at(struct json *j, const struct sample *s, const struct task_gr
 /* The "probes" member: the probes as recorded (sample_json writes it
  * when their state is not NONE). */
 void sample_json_probes(struct json *j, const struct probes *p);
+/* The delay accounting part (sample-json-delays.c). */
+void sample_json_delays(struct json *j, const struct delays *dl);
 
 #endif

@@ -45,6 +45,7 @@ enum codec_field {
 	F_BLOCKED_WHY = 28,	/* of each blocked task: why no stack, since what */
 	F_PROBES = 29,		/* the kernel probes (format 2.2) */
 	F_KMSG_MORE = 30,	/* of each kernel log event: times printed, device */
+	F_DELAYS = 31,		/* delay accounting (format 2.2) */
 };
 
 #define DELTA		0x1u	/* frame and chunk flags */
@@ -89,6 +90,7 @@ struct dec {
 	bool blocked_why;		/* BLOCKED_WHY seen */
 	bool probes;			/* PROBES seen */
 	bool kmsg_more;			/* KMSG_MORE seen */
+	bool delays;			/* DELAYS seen */
 	bool v2;			/* the field is one of 20 to 25, 27 */
 	bool buddy_delta;		/* a delta buddyinfo chunk was read */
 	bool zi_delta;			/* likewise zoneinfo */
@@ -255,6 +257,10 @@ int codec_dec_kmsg(struct dec *d, struct rbuf *r);
 bool codec_kmsg_more_needed(const struct kmsg_sample *k);
 void codec_enc_kmsg_more(struct wbuf *w, const struct kmsg_sample *k);
 int codec_dec_kmsg_more(struct dec *d, struct rbuf *r);
+
+/* codec-delays.c: DELAYS (31), written when the state is not NONE. */
+void codec_enc_delays(struct wbuf *w, const struct delays *dl);
+int codec_dec_delays(struct dec *d, struct rbuf *r);
 
 /* codec-probes.c: PROBES (29), written when the state is not NONE. */
 size_t codec_probes_cum_count(void);

@@ -255,6 +255,11 @@ codec_encode(const struct sample *s, const struct sample *prev, uint8_t *buf,
 		    &p->probes : NULL);
 		codec_field_end(&w, start);
 	}
+	if (s->delays.state != DELAYS_NONE) {
+		start = codec_field_begin(&w, F_DELAYS);
+		codec_enc_delays(&w, &s->delays);
+		codec_field_end(&w, start);
+	}
 
 	/* Left out when there is none: a keyframe, or nothing changed. A
 	 * probe that has no room says whether there is. */
@@ -397,6 +402,11 @@ dec_field(struct dec *d, uint64_t id, struct rbuf *r, unsigned *seen_status)
 			return codec_fail(d->err, "probes: twice");
 		d->probes = true;
 		return codec_dec_probes(d, r);
+	case F_DELAYS:
+		if (d->delays)
+			return codec_fail(d->err, "delays: twice");
+		d->delays = true;
+		return codec_dec_delays(d, r);
 	default:
 		if (d->st != NULL)
 			d->st->unknown_fields++;

@@ -11,6 +11,7 @@
 #include "source/kmsg-source.h"
 #include "source/libsensors.h"
 #include "source/marks.h"
+#include "source/delayacct.h"
 #include "source/probes.h"
 #include "source/sampler.h"
 #include "source/taskscan.h"
@@ -35,6 +36,8 @@ struct live {
 	const char *kmsg_path;
 	struct probe_source *probes;	/* NULL: not asked for, or not loaded */
 	char probes_why[sizeof(((struct probes *)0)->why)];
+	struct delayacct *da;		/* NULL: not asked for, or no task scan */
+	int ran[TASKSCAN_RAN_MAX];	/* the tasks that ran this tick */
 	int mark_fd;
 	char mark_path[256];
 	double last_pti;
@@ -77,6 +80,14 @@ live_next(struct feed *f)
 		taskscan_read(l->ts, s->mono, &s->tasks);
 		s->status[SRC_TASKS].err = 0;
 	}
+	/* Delay accounting of the tasks the scan saw run. */
+	if (l->da && l->ts) {
+		size_t n = taskscan_ran(l->ts, l->ran, TASKSCAN_RAN_MAX);
+
+		delayacct_read(l->da, l->ran, n, &s->delays);
+		s->delays.ran = (uint32_t)taskscan_ran_seen(l->ts);
+	} else
+		s->delays.state = DELAYS_NONE;
 	if (l->kmsg) {
 		kmsg_source_read(l->kmsg, &s->kmsg);
 		if (l->o.once && l->o.kmsg)
@@ -145,6 +156,7 @@ live_close(struct feed *f)
 
 	marks_close(l->mark_fd, l->mark_path);
 	probes_close(l->probes);
+	delayacct_close(l->da);
 	if (l->ts)
 		taskscan_free(l->ts);
 	if (l->sensors)
@@ -225,6 +237,12 @@ live_open(const struct live_opts *o, char *why, size_t size)
 		if (!(l->probes = probes_open(&po, l->probes_why, sizeof(l->probes_why))) &&
 		    !l->probes_why[0])
 			snprintf(l->probes_why, sizeof(l->probes_why), "not loaded");
+	}
+	/* Delay accounting needs the scan's list of the tasks that ran; what
+	 * stops it (not root, the sysctl off) is said in each sample. */
+	if (!o->no_delayacct && l->ts && l->sp.fs.is_procfs) {
+		if (!(l->da = delayacct_open(what, sizeof(what))))
+			live_note(&l->f, what, ENOMEM);
 	}
 	/* `pagetop mark` reaches every feed that takes marks; without the
 	 * socket, sampling goes on with no marks from scripts. */

@@ -18,6 +18,7 @@ struct live_opts {
 	bool marks;		/* take marks from `pagetop mark` */
 	bool once;		/* one reading: a --kmsg file is read whole */
 	bool no_probes;		/* do not load the kernel probes (source/probes.h) */
+	bool no_delayacct;	/* do not read delay accounting (source/delayacct.h) */
 	uint64_t dsleep_min_ns;	/* their D-sleep threshold; 0: 1 ms */
 };
 
