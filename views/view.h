@@ -32,6 +32,7 @@ struct view_ctx {
 	const struct task_groups *groups;	/* its blocked tasks grouped */
 	const struct events *events;	/* the kernel log events seen, or NULL */
 	const struct kmsg_sample *kmsg;	/* the latest sample's kernel log status */
+	const struct delays *delays;	/* its delay accounting, or NULL */
 	uint64_t latest;		/* the seq of the latest sample (tasks are its) */
 	double now;			/* its monotonic time, for blocked durations */
 	double pti_every;		/* seconds between pagetypeinfo reads */

@@ -136,6 +136,7 @@ dashboard_ctx(struct dashboard *d, struct view_ctx *ctx)
 		.groups = tick_groups(t),
 		.events = d->ev,
 		.kmsg = &s->kmsg,
+		.delays = &s->delays,
 		.latest = last,
 		.now = s->mono,
 		.pti_every = d->f->pti_every,

@@ -1,0 +1,78 @@
+/*
+ * Who waited in the tick on screen, by the kernel's own delay accounting
+ * (taskstats): a second view of the stalls that needs no BPF. The figures
+ * are the tick's own, for the tasks that ran in it.
+ */
+#include "views/tasks-delays.h"
+
+#include <stdio.h>
+
+#include "views/draw.h"
+#include "views/reclaim-probes.h"
+#include "util/text.h"
+
+/* The columns, in the order a memory stall matters most. */
+static const enum delay_kind cols[] = {
+	DELAY_RECLAIM, DELAY_COMPACT, DELAY_THRASHING, DELAY_SWAPIN, DELAY_BLKIO,
+};
+#define NCOLS	(int)(sizeof(cols) / sizeof(cols[0]))
+
+int
+tasks_delays_height(const struct view_ctx *ctx, int avail)
+{
+	const struct delays *dl = ctx->delays;
+	int want;
+
+	if (dl == NULL || dl->state == DELAYS_NONE || avail <= 0)
+		return 0;
+	/* Title and why; or title, totals, header, a row per task. */
+	want = dl->state == DELAYS_ON ? 3 + (dl->n_top ? dl->n_top : 1) : 2;
+	return want < avail ? want : avail;
+}
+
+void
+tasks_delays_draw(const struct view_ctx *ctx, int y, int rows)
+{
+	const struct delays *dl = ctx->delays;
+	int end = y + rows, x = ctx->x, w = ctx->cols;
+	char line[256], v[NCOLS][16], why[TEXT_ESCAPED_SIZE(120)], comm[64];
+	size_t n = 0;
+
+	if (rows <= 0 || dl == NULL)
+		return;
+	y = view_title(y, x, w, "Waited in this tick, by delay accounting");
+	if (y >= end)
+		return;
+	if (dl->state != DELAYS_ON) {
+		draw_text(y, x + 1, w - 1, ST_DIM, "delay accounting %s: %s",
+			  delays_state_name(dl->state), text_esc(why, sizeof(why), dl->why));
+		return;
+	}
+	for (int c = 0; c < NCOLS && n < sizeof(line); c++) {
+		probes_fmt_ns((double)dl->total_ns[cols[c]], v[c], sizeof(v[c]));
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s %s", c ? "  " : "",
+				      delay_kind_name(cols[c]), v[c]);
+	}
+	draw_text(y++, x + 1, w - 1, ST_NORMAL, "%s  (%u of %u tasks that ran)", line,
+		  dl->answered, dl->ran);
+	if (y >= end)
+		return;
+	draw_text(y++, x, w, ST_DIM, "%7s %-16s %8s %8s %8s %8s %8s", "tid", "comm",
+		  "reclaim", "compact", "thrash", "swapin", "blkio");
+	if (dl->n_top == 0 && y < end)
+		draw_text(y++, x, w, ST_GOOD, "%7s no task waited on memory or I/O", "");
+	for (int i = 0; i < dl->n_top && i < DELAYS_TOP_TASKS && y < end; i++) {
+		const struct delay_task *t = &dl->top[i];
+
+		for (int c = 0; c < NCOLS; c++) {
+			if (t->ns[cols[c]] == 0)
+				snprintf(v[c], sizeof(v[c]), "-");
+			else
+				probes_fmt_ns((double)t->ns[cols[c]], v[c], sizeof(v[c]));
+		}
+		text_esc(comm, sizeof(comm), t->comm);
+		draw_text(y++, x, w, delay_task_memory_ns(t) ? ST_WARN : ST_NORMAL,
+			  "%7d %-16.16s %8s %8s %8s %8s %8s", t->tid, comm, v[0], v[1], v[2],
+			  v[3], v[4]);
+	}
+}
