@@ -5,6 +5,7 @@
  * the function that waited.
  */
 #include "source/probes-syms.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,22 @@
 
 #define SYMS_FRAMES	(PROBE_STACK_FRAMES + 8)	/* frames looked at */
 #define SYMS_READ	65536
+/* Addresses kept named: a new stack is mostly addresses seen in others
+ * (the same call paths), so after the first ticks it is named from here
+ * and the pass over kallsyms (about 40 ms of CPU, most of it the kernel
+ * printing 120,000 lines) is only for addresses never seen. */
+#define SYMS_IPS	2048
+#define SYMS_IP_PROBES	8
+#define SYMS_NAMED	UINT64_MAX	/* best: named from the address cache */
+/* At most one pass this often: a box that makes new stacks every tick
+ * (a build) would otherwise pay for one each tick. A stack with an address
+ * never seen waits for the next pass, unnamed ("not known") until then. */
+#define SYMS_PASS_EVERY	30.0
+
+struct syms_ip {
+	uint64_t ip;			/* 0: free */
+	char name[STACK_FUNC_LEN];
+};
 
 struct syms_stack {
 	int32_t id;			/* -1: free */
@@ -37,8 +54,52 @@ struct probes_syms {
 	int next;			/* the entry to replace next */
 	struct syms_queued q[PROBES_SYMS_BATCH];
 	int nq;
+	struct syms_ip ips[SYMS_IPS];
+	unsigned long passes;		/* over kallsyms, for tests */
+	double last_pass;		/* mono seconds, 0: none yet */
 	char buf[SYMS_READ];
 };
+
+static size_t
+syms_ip_home(uint64_t ip)
+{
+	return (size_t)(((ip >> 2) * 0x9E3779B97F4A7C15ull) >> 40) & (SYMS_IPS - 1);
+}
+
+static const struct syms_ip *
+syms_ip_get(const struct probes_syms *s, uint64_t ip)
+{
+	size_t h = syms_ip_home(ip);
+
+	for (int i = 0; i < SYMS_IP_PROBES; i++) {
+		const struct syms_ip *e = &s->ips[(h + (size_t)i) & (SYMS_IPS - 1)];
+
+		if (e->ip == ip)
+			return e;
+		if (e->ip == 0)
+			return NULL;
+	}
+	return NULL;
+}
+
+/* Full around its home: the home slot is replaced (a cache, not a map). */
+static void
+syms_ip_put(struct probes_syms *s, uint64_t ip, const char *name)
+{
+	size_t h = syms_ip_home(ip);
+	struct syms_ip *e = &s->ips[h];
+
+	for (int i = 0; i < SYMS_IP_PROBES; i++) {
+		struct syms_ip *c = &s->ips[(h + (size_t)i) & (SYMS_IPS - 1)];
+
+		if (c->ip == 0 || c->ip == ip) {
+			e = c;
+			break;
+		}
+	}
+	e->ip = ip;
+	snprintf(e->name, sizeof(e->name), "%s", name);
+}
 
 struct probes_syms *
 probes_syms_new(const char *kallsyms)
@@ -66,11 +127,32 @@ syms_copy(const struct syms_stack *c, struct probe_dstack *d)
 	memcpy(d->stack.func, c->func, sizeof(c->func[0]) * (size_t)c->n);
 }
 
+/* The frames of the probe and the scheduler, innermost. */
+static bool syms_skipped(const char *f);
+
+/* q's names as a cached stack, without the probe's own frames. */
+static struct syms_stack *
+syms_name(struct probes_syms *s, const struct syms_queued *q)
+{
+	struct syms_stack *c = &s->cache[s->next];
+	int k = 0;
+
+	s->next = (s->next + 1) % PROBES_SYMS_CACHE;
+	while (k < q->n && syms_skipped(q->name[k]))
+		k++;
+	c->id = q->id;
+	c->n = 0;
+	for (; k < q->n && c->n < PROBE_STACK_FRAMES; k++)
+		memcpy(c->func[c->n++], q->name[k], STACK_FUNC_LEN);
+	return c;
+}
+
 int
 probes_syms_get(struct probes_syms *s, int32_t id, const uint64_t *ips, int n,
 		struct probe_dstack *d)
 {
 	struct syms_queued *q;
+	int unknown = 0;
 
 	d->stack.n = 0;
 	if (id < 0)
@@ -89,15 +171,30 @@ probes_syms_get(struct probes_syms *s, int32_t id, const uint64_t *ips, int n,
 	q->id = id;
 	q->n = 0;
 	for (int i = 0; i < n && q->n < SYMS_FRAMES && ips[i]; i++) {
+		const struct syms_ip *e = syms_ip_get(s, ips[i]);
+
 		q->ip[q->n] = ips[i];
-		q->best[q->n] = 0;
-		snprintf(q->name[q->n], STACK_FUNC_LEN, "0x%llx", (unsigned long long)ips[i]);
+		q->best[q->n] = e ? SYMS_NAMED : 0;
+		if (e)
+			memcpy(q->name[q->n], e->name, STACK_FUNC_LEN);
+		else
+			unknown++;
+		if (!e)
+			snprintf(q->name[q->n], STACK_FUNC_LEN, "0x%llx",
+				 (unsigned long long)ips[i]);
 		q->n++;
+	}
+	/* Every address known: named now, with no pass. */
+	if (unknown == 0) {
+		struct syms_stack *c = syms_name(s, q);
+
+		s->nq--;
+		syms_copy(c, d);
+		return d->stack.n;
 	}
 	return -1;
 }
 
-/* The frames of the probe and the scheduler, innermost. */
 static bool
 syms_skipped(const char *f)
 {
@@ -191,21 +288,30 @@ syms_pass(struct probes_syms *s)
 void
 probes_syms_resolve(struct probes_syms *s)
 {
+	double now = clock_mono();
+
 	if (!s->nq)
 		return;
+	if (s->last_pass > 0 && now - s->last_pass < SYMS_PASS_EVERY) {
+		s->nq = 0;	/* asked again at a later tick */
+		return;
+	}
+	s->last_pass = now;
 	syms_pass(s);
+	s->passes++;
 	for (int i = 0; i < s->nq; i++) {
 		struct syms_queued *q = &s->q[i];
-		struct syms_stack *c = &s->cache[s->next];
-		int k = 0;
 
-		s->next = (s->next + 1) % PROBES_SYMS_CACHE;
-		while (k < q->n && syms_skipped(q->name[k]))
-			k++;
-		c->id = q->id;
-		c->n = 0;
-		for (; k < q->n && c->n < PROBE_STACK_FRAMES; k++)
-			memcpy(c->func[c->n++], q->name[k], STACK_FUNC_LEN);
+		for (int k = 0; k < q->n; k++)
+			if (q->best[k] != 0 && q->best[k] != SYMS_NAMED)
+				syms_ip_put(s, q->ip[k], q->name[k]);
+		syms_name(s, q);
 	}
 	s->nq = 0;
+}
+
+unsigned long
+probes_syms_passes(const struct probes_syms *s)
+{
+	return s->passes;
 }

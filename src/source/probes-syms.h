@@ -1,8 +1,9 @@
 /*
  * Kernel stack ids to function names, from /proc/kallsyms, for the D
  * stacks of source/probes.c: a bounded cache allocated at open; a stack not
- * seen before is named in one pass over kallsyms with every other new one
- * of the same tick. kallsyms is never held in memory.
+ * seen before is named from a cache of addresses already named, or when
+ * one is new, in one pass over kallsyms with every other new one of the
+ * same tick. kallsyms is never held in memory.
  */
 #ifndef PAGETOP_PROBES_SYMS_H
 #define PAGETOP_PROBES_SYMS_H
@@ -27,7 +28,10 @@ void probes_syms_free(struct probes_syms *s);
  */
 int probes_syms_get(struct probes_syms *s, int32_t id, const uint64_t *ips, int n,
 		    struct probe_dstack *d);
-/* Names every queued stack in one pass over kallsyms. */
+/* Names every queued stack in one pass over kallsyms; at most one pass
+ * every few seconds (the queue is dropped in between: asked again). */
 void probes_syms_resolve(struct probes_syms *s);
+/* How many passes over kallsyms were made. */
+unsigned long probes_syms_passes(const struct probes_syms *s);
 
 #endif
