@@ -13,6 +13,7 @@
 #include "source/marks.h"
 #include "source/probes.h"
 #include "source/sampler.h"
+#include "source/taskiter.h"
 #include "source/taskscan.h"
 #include "util/clock.h"
 
@@ -225,6 +226,14 @@ live_open(const struct live_opts *o, char *why, size_t size)
 		if (!(l->probes = probes_open(&po, l->probes_why, sizeof(l->probes_why))) &&
 		    !l->probes_why[0])
 			snprintf(l->probes_why, sizeof(l->probes_why), "not loaded");
+	}
+	/* The task iterator loads, or not, apart from the probes; the
+	 * scan owns it, and reads /proc without it. */
+	if (l->ts) {
+		char iwhy[96] = "--no-probes";
+		struct taskiter *it = o->no_probes ? NULL : taskiter_open(iwhy, sizeof(iwhy));
+
+		taskscan_set_iter(l->ts, it, iwhy);
 	}
 	/* `pagetop mark` reaches every feed that takes marks; without the
 	 * socket, sampling goes on with no marks from scripts. */

@@ -159,6 +159,7 @@ taskscan_free(struct taskscan *ts)
 	if (ts->root_fd >= 0)
 		close(ts->root_fd);
 	taskinfo_free(ts->info);
+	taskiter_scan_free(ts->iter);
 	free(ts->procstat);
 	free(ts->t);
 	free(ts->t_next);
@@ -372,6 +373,12 @@ taskscan_read(struct taskscan *ts, double mono, struct tasks *out)
 	ts->began = clock_mono();
 	if (ts->root_fd < 0) {
 		note_set(ts, out);
+		return;
+	}
+	/* The BPF task iterator, when it loaded: the rest is /proc's. */
+	if (ts->iter != NULL && taskiter_scan_read(ts, mono, out) == 0) {
+		note_set(ts, out);
+		ts->scans++;
 		return;
 	}
 

@@ -25,4 +25,17 @@ void taskscan_free(struct taskscan *ts);
 /* One tick at monotonic time mono. */
 void taskscan_read(struct taskscan *ts, double mono, struct tasks *out);
 
+struct taskiter;
+/*
+ * Hands the scan the BPF task iterator (taskiter.h), which it then owns:
+ * each tick takes the state counts and the tasks in D from it, and reads
+ * of /proc only what it alone gives of the blocked ones (wchan, stacks,
+ * cmdlines, users). NULL, with why, keeps the /proc scan and says why.
+ * A read of the iterator that fails drops it for /proc, for good.
+ * Only for a scan of the real /proc (the iterator sees this machine).
+ */
+void taskscan_set_iter(struct taskscan *ts, struct taskiter *it, const char *why);
+/* "BPF task iterator", or "/proc (why not the iterator)". */
+void taskscan_how(const struct taskscan *ts, char *buf, size_t size);
+
 #endif
