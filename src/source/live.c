@@ -14,6 +14,7 @@
 #include "source/delayacct.h"
 #include "source/probes.h"
 #include "source/sampler.h"
+#include "source/taskiter.h"
 #include "source/taskscan.h"
 #include "util/clock.h"
 
@@ -237,6 +238,14 @@ live_open(const struct live_opts *o, char *why, size_t size)
 		if (!(l->probes = probes_open(&po, l->probes_why, sizeof(l->probes_why))) &&
 		    !l->probes_why[0])
 			snprintf(l->probes_why, sizeof(l->probes_why), "not loaded");
+	}
+	/* The task iterator loads, or not, apart from the probes; the
+	 * scan owns it, and reads /proc without it. */
+	if (l->ts) {
+		char iwhy[96] = "--no-probes";
+		struct taskiter *it = o->no_probes ? NULL : taskiter_open(iwhy, sizeof(iwhy));
+
+		taskscan_set_iter(l->ts, it, iwhy);
 	}
 	/* Delay accounting needs the scan's list of the tasks that ran; what
 	 * stops it (not root, the sysctl off) is said in each sample. */

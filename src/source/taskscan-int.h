@@ -93,6 +93,8 @@ struct taskscan {
 	bool no_sched;		/* schedstat missing: not opened till full */
 
 	struct taskinfo *info;	/* stacks, cmdlines, users; NULL: none */
+	struct taskiter_scan *iter;	/* the BPF task iterator, NULL: /proc */
+	char iter_why[96];	/* why /proc is scanned, "" when not said */
 	unsigned long proc_ids;	/* the last one given */
 	/* Of out->b[i]: */
 	bool kthread[TASKS_MAX_BLOCKED];
@@ -141,5 +143,14 @@ void	taskscan_blocked_add(struct taskscan *ts, struct task *e,
 	    double mono, struct tasks *out);
 /* Command lines and users of the blocked tasks' processes. */
 void	taskscan_details_fill(struct taskscan *ts, struct tasks *out);
+
+/* taskiter-scan.c: the tick through the BPF task iterator. */
+/* Counts and blocked tasks into out: 0, or -errno and the iterator is
+ * dropped (ts->iter NULL, iter_why says why) for /proc to scan. */
+int	taskiter_scan_read(struct taskscan *ts, double mono, struct tasks *out);
+void	taskiter_scan_free(struct taskiter_scan *is);
+
+/* Task tid ran this tick, for taskscan_ran (taskscan.c). */
+void taskscan_ran_note(struct taskscan *ts, int tid);
 
 #endif

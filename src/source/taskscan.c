@@ -159,6 +159,7 @@ taskscan_free(struct taskscan *ts)
 	if (ts->root_fd >= 0)
 		close(ts->root_fd);
 	taskinfo_free(ts->info);
+	taskiter_scan_free(ts->iter);
 	free(ts->procstat);
 	free(ts->t);
 	free(ts->t_next);
@@ -202,8 +203,8 @@ processes_read(struct taskscan *ts, uint64_t *out)
  * Task tid ran this tick: kept for taskscan_ran. Round robin when more
  * ran than it keeps: see struct taskscan.
  */
-static void
-ran_note(struct taskscan *ts, int tid)
+void
+taskscan_ran_note(struct taskscan *ts, int tid)
 {
 	size_t j = ts->ran_seen++;
 
@@ -267,7 +268,7 @@ task_read(struct taskscan *ts, struct proc *p, struct task *e, bool force,
 		}
 		/* New (no signature yet) or moved: it ran. */
 		if (sig != 0 && sig != e->sched_sig)
-			ran_note(ts, e->tid);
+			taskscan_ran_note(ts, e->tid);
 		e->sched_sig = sig;
 	}
 	if (fd < 0) {
@@ -301,7 +302,7 @@ task_read(struct taskscan *ts, struct proc *p, struct task *e, bool force,
 	/* Nothing to tell by (no schedstat, or "0 0 0"): on a CPU or in D. */
 	if ((e->sfd < 0 || e->sched_sig == 0) &&
 	    (st.state == 'R' || st.state == 'D'))
-		ran_note(ts, e->tid);
+		taskscan_ran_note(ts, e->tid);
 	if (e->tid == e->tgid)
 		p->nthreads = (int)taskstat_field(buf, (size_t)r, 20);
 	out->by_state[(unsigned char)st.state]++;
@@ -418,6 +419,12 @@ taskscan_read(struct taskscan *ts, double mono, struct tasks *out)
 	ts->began = clock_mono();
 	if (ts->root_fd < 0) {
 		note_set(ts, out);
+		return;
+	}
+	/* The BPF task iterator, when it loaded: the rest is /proc's. */
+	if (ts->iter != NULL && taskiter_scan_read(ts, mono, out) == 0) {
+		note_set(ts, out);
+		ts->scans++;
 		return;
 	}
 

@@ -36,4 +36,17 @@ size_t taskscan_ran(const struct taskscan *ts, int *tids, size_t max);
 /* How many ran at the last tick, kept or not. */
 size_t taskscan_ran_seen(const struct taskscan *ts);
 
+struct taskiter;
+/*
+ * Hands the scan the BPF task iterator (taskiter.h), which it then owns:
+ * each tick takes the state counts and the tasks in D from it, and reads
+ * of /proc only what it alone gives of the blocked ones (wchan, stacks,
+ * cmdlines, users). NULL, with why, keeps the /proc scan and says why.
+ * A read of the iterator that fails drops it for /proc, for good.
+ * Only for a scan of the real /proc (the iterator sees this machine).
+ */
+void taskscan_set_iter(struct taskscan *ts, struct taskiter *it, const char *why);
+/* "BPF task iterator", or "/proc (why not the iterator)". */
+void taskscan_how(const struct taskscan *ts, char *buf, size_t size);
+
 #endif

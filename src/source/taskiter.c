@@ -1,0 +1,260 @@
+/*
+ * The task iterator's reader (taskiter.h). At open the program is loaded
+ * and attached as an iterator link; each read creates an iterator from
+ * the link (a new seq_file, so a new walk), reads it into the buffer
+ * allocated at open, which holds the most the program writes (it stops
+ * listing at TI_MAX_D and TI_MAX_RAN), and parses the fixed-size records.
+ */
+#include "config.h"
+#include "source/taskiter.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef HAVE_PROBES
+
+struct taskiter {
+	int unused;
+};
+
+struct taskiter *
+taskiter_open(char *why, size_t size)
+{
+	snprintf(why, size, "built without BPF (configure: %s)", PROBES_WHY);
+	return NULL;
+}
+
+bool
+taskiter_hides_init(const struct taskiter *it)
+{
+	(void)it;
+	return false;
+}
+
+int
+taskiter_read(struct taskiter *it, struct taskiter_out *out)
+{
+	(void)it;
+	(void)out;
+	return -ENOTSUP;
+}
+
+void
+taskiter_close(struct taskiter *it)
+{
+	(void)it;
+}
+
+#else
+
+#include <linux/capability.h>
+#include <sys/syscall.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "source/taskiter.skel.h"
+
+#define TASKITER_BTF	"/sys/kernel/btf/vmlinux"
+/* The most one walk writes: every listed record and the end. */
+#define TASKITER_BUF	((TI_MAX_D + TI_MAX_RAN) * sizeof(struct ti_task) + \
+			 sizeof(struct ti_end))
+/* And room for one record more, to tell a walk that wrote more. */
+#define TASKITER_ALLOC	(TASKITER_BUF + sizeof(struct ti_task))
+
+struct taskiter {
+	struct taskiter_bpf *skel;
+	struct bpf_link *link;
+	char *buf;		/* TASKITER_ALLOC */
+	bool hides_init;
+};
+
+_Static_assert(sizeof(struct ti_task) % 8 == 0 && sizeof(struct ti_end) % 4 == 0,
+	       "records stay aligned in the buffer");
+
+static int
+taskiter_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+/* Root, or CAP_BPF and CAP_PERFMON, as probes.c asks. */
+static bool
+taskiter_privileged(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+
+	if (geteuid() == 0)
+		return true;
+	if (syscall(SYS_capget, &h, d) != 0)
+		return false;
+	return (d[1].effective & (1u << (39 - 32))) && (d[1].effective & (1u << (38 - 32)));
+}
+
+void
+taskiter_close(struct taskiter *it)
+{
+	if (!it)
+		return;
+	bpf_link__destroy(it->link);
+	taskiter_bpf__destroy(it->skel);
+	free(it->buf);
+	free(it);
+}
+
+/*
+ * Whether a walk of pid 1 alone shows nothing: some kernels' iterators
+ * never show the init process (6.18 on a Firecracker guest), and the
+ * scan then reads its threads from /proc.
+ */
+static bool
+taskiter_hides(struct taskiter *it)
+{
+	union bpf_iter_link_info li = { .task.pid = 1 };
+	LIBBPF_OPTS(bpf_iter_attach_opts, o, .link_info = &li,
+		    .link_info_len = sizeof(li));
+	struct taskiter_out out;
+	struct bpf_link *l, *all = it->link;
+	int r;
+
+	if (!(l = bpf_program__attach_iter(it->skel->progs.taskiter, &o)))
+		return false;
+	it->link = l;
+	r = taskiter_read(it, &out);
+	it->link = all;
+	bpf_link__destroy(l);
+	it->skel->bss->prev_start = 0;
+	return r == 0 && out.total == 0;
+}
+
+struct taskiter *
+taskiter_open(char *why, size_t size)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo);
+	const char *btf = getenv("PAGETOP_PROBES_BTF");
+	struct taskiter *it;
+	int r;
+
+	if (!getenv("PAGETOP_PROBES_DEBUG"))
+		libbpf_set_print(taskiter_quiet);
+	if (btf && !*btf)
+		btf = NULL;
+	if (access(btf ? btf : TASKITER_BTF, R_OK) != 0) {
+		snprintf(why, size, "kernel has no BTF (%s)", btf ? btf : TASKITER_BTF);
+		return NULL;
+	}
+	if (!taskiter_privileged()) {
+		snprintf(why, size, "needs root (CAP_BPF, CAP_PERFMON)");
+		return NULL;
+	}
+	if (!(it = calloc(1, sizeof(*it))) || !(it->buf = malloc(TASKITER_ALLOC))) {
+		snprintf(why, size, "out of memory");
+		taskiter_close(it);
+		return NULL;
+	}
+	oo.btf_custom_path = btf;
+	if (!(it->skel = taskiter_bpf__open_opts(&oo))) {
+		snprintf(why, size, "opening the task iterator: %s", strerror(errno));
+		goto fail;
+	}
+	if ((r = taskiter_bpf__load(it->skel)) != 0) {
+		snprintf(why, size, "loading the task iterator: %s", strerror(-r));
+		goto fail;
+	}
+	if (!it->skel->bss) {
+		snprintf(why, size, "the task iterator's globals are not mapped");
+		goto fail;
+	}
+	if (!(it->link = bpf_program__attach_iter(it->skel->progs.taskiter, NULL))) {
+		snprintf(why, size, "no BPF task iterator (iter/task): %s", strerror(errno));
+		goto fail;
+	}
+	it->hides_init = taskiter_hides(it);
+	return it;
+fail:
+	taskiter_close(it);
+	return NULL;
+}
+
+bool
+taskiter_hides_init(const struct taskiter *it)
+{
+	return it->hides_init;
+}
+
+/* The records in buf[0..n) into out: 0, or -EPROTO for a walk cut short. */
+static int
+taskiter_parse(const char *buf, size_t n, struct taskiter_out *out)
+{
+	static const char letters[] = TI_LETTERS;
+	const struct ti_task *t;
+	const struct ti_end *e;
+	size_t off = 0;
+	__u32 kind;
+
+	out->n_d = out->n_ran = 0;
+	while (off + sizeof(kind) <= n) {
+		memcpy(&kind, buf + off, sizeof(kind));
+		if (kind == TI_REC_END && off + sizeof(*e) == n) {
+			e = (const struct ti_end *)(const void *)(buf + off);
+			memset(out->by_state, 0, sizeof(out->by_state));
+			for (size_t i = 0; i < TI_STATES; i++)
+				out->by_state[(unsigned char)letters[i]] = e->by_state[i];
+			out->total = e->total;
+			out->d_seen = e->n_d;
+			out->ran_seen = e->n_ran;
+			return 0;
+		}
+		if (kind != TI_REC_TASK || off + sizeof(*t) > n)
+			break;
+		t = (const struct ti_task *)(const void *)(buf + off);
+		if ((t->what & TI_F_D) && out->n_d < TI_MAX_D)
+			out->d[out->n_d++] = t;
+		if ((t->what & TI_F_RAN) && out->n_ran < TI_MAX_RAN)
+			out->ran[out->n_ran++] = t->tid;
+		off += sizeof(*t);
+	}
+	return -EPROTO;
+}
+
+int
+taskiter_read(struct taskiter *it, struct taskiter_out *out)
+{
+	struct taskiter_bpf__bss *g = it->skel->bss;
+	size_t n = 0;
+	ssize_t r;
+	int fd, err = 0;
+
+	/* A walk cut short last time leaves its counts: start from none. */
+	memset(g->by_state, 0, sizeof(g->by_state));
+	g->total = g->n_d = g->n_ran = g->listed_d = g->listed_ran = 0;
+	if ((fd = bpf_iter_create(bpf_link__fd(it->link))) < 0)
+		return -errno;
+	for (;;) {
+		if (n > TASKITER_BUF) {
+			err = -EFBIG;
+			break;
+		}
+		r = read(fd, it->buf + n, TASKITER_ALLOC - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	return err ? err : taskiter_parse(it->buf, n, out);
+}
+
+#endif

@@ -1,0 +1,85 @@
+#!/bin/sh
+# The BPF task iterator against the /proc scan, for real, as root:
+# tests/taskiter-live scans /proc, then through the iterator, then /proc
+# again, so the iterator's counts lie between the two /proc scans' but
+# for the tasks that changed state in between (the churn, counted as
+# the difference of the two /proc scans, plus a little for the time).
+#  (a) state counts and totals within that churn
+#  (b) a task held in D by vfork-helper: in both, same tid, tgid, comm
+#  (c) its reads allocate nothing after open
+#  (d) not root, no BTF: the /proc scan is used and says why
+set -u
+. "$TESTLIB"
+T=$TMPDIR_TEST
+mkdir -p $T
+skip_all() { ok "task iterator # SKIP $1"; done_testing; exit 0; }
+[ "$(id -u)" = 0 ] || skip_all "not root"
+$TASKITER_LIVE > $T/open.out
+case "$(sed -n 's/^how=//p' $T/open.out)" in
+"BPF task iterator"*) ;;
+*) skip_all "$(sed -n 's/^how=//p' $T/open.out)" ;;
+esac
+cleanup() { [ -n "${vpid:-}" ] && kill $vpid 2>/dev/null; rm -rf $T; }
+trap cleanup EXIT
+
+$VFORK_HELPER 30 > $T/vfork.pid &
+vpid=$!
+i=0
+while [ "$(cut -d' ' -f3 /proc/$vpid/stat 2>/dev/null)" != D ] && [ $i -lt 50 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+$TASKITER_LIVE > $T/a.out
+val() { sed -n "s/^$2=//p" $1; }
+abs() { [ $1 -lt 0 ] && echo $((-$1)) || echo $1; }
+
+# (a) Every state, and the total, between the /proc scans within churn.
+for k in total R S D T t X Z P I; do
+	p0=$(val $T/a.out proc0.$k); it=$(val $T/a.out iter.$k); p1=$(val $T/a.out proc1.$k)
+	lo=$p0; hi=$p1; [ $p1 -lt $p0 ] && { lo=$p1; hi=$p0; }
+	# Churn: what moved between the /proc scans, and a few for the
+	# reader's own threads and tasks woken in between.
+	slack=$(( (hi - lo) + 3 + hi / 50 ))
+	if [ $it -ge $((lo - slack)) ] && [ $it -le $((hi + slack)) ]; then
+		ok "(a) $k: iterator $it, /proc $p0 then $p1"
+	else
+		not_ok "(a) $k: iterator within the /proc scans' churn" \
+			"iterator $it, /proc $p0 then $p1 (slack $slack)"
+	fi
+done
+
+# (b) The vfork parent in D, the same in both.
+want="$vpid $vpid vfork-helper"
+check_eq "(b) /proc scan lists the task in D" \
+	"$(val $T/a.out proc0.d | grep "^$vpid ")" "$want"
+check_eq "(b) the iterator lists it alike" \
+	"$(val $T/a.out iter.d | grep "^$vpid ")" "$want"
+val $T/a.out proc0.d | sort > $T/p0
+val $T/a.out proc1.d | sort > $T/p1
+val $T/a.out iter.d | sort > $T/it
+# In D at both /proc scans: in D at the iterator's, between them.
+check_eq "(b) in D through both /proc scans: listed by the iterator" \
+	"$(comm -12 $T/p0 $T/p1 | comm -23 - $T/it)" ""
+# Listed by the iterator: in D at one /proc scan at least.
+check_eq "(b) listed by the iterator: in D at a /proc scan" \
+	"$(sort -u $T/p0 $T/p1 | comm -13 - $T/it)" ""
+
+# (c) No allocation in the iterator's reads.
+if grep -q '^read_allocs=' $T/a.out; then
+	check_eq "(c) 20 reads allocate nothing" \
+		"$($TASKITER_LIVE -r 20 | sed -n 's/^read_allocs=//p')" 0
+else
+	ok "(c) reads allocate nothing # SKIP allocations not counted (sanitizers)"
+fi
+check_eq "(c) the reads succeed" "$(val $T/a.out read_errors)" 0
+
+# (d) Not root, no BTF: /proc, and why.
+setpriv --reuid=nobody --regid=nogroup --clear-groups $TASKITER_LIVE > $T/d1.out 2>&1
+check_eq "(d) not root: /proc, and why" "$(val $T/d1.out how)" \
+	"/proc (task iterator: needs root (CAP_BPF, CAP_PERFMON))"
+check_match "(d) not root: the /proc scan counts tasks" "$(val $T/d1.out proc0.total)" '^[1-9][0-9]*$'
+PAGETOP_PROBES_BTF=$T/none $TASKITER_LIVE > $T/d2.out
+check_eq "(d) no BTF: /proc, and why" "$(val $T/d2.out how)" \
+	"/proc (task iterator: kernel has no BTF ($T/none))"
+check_eq "(d) no BTF: the vfork task still in D" \
+	"$(val $T/d2.out proc0.d | grep "^$vpid ")" "$want"
+done_testing
