@@ -143,6 +143,8 @@ index_check_chunks(struct rec_reader *r, const uint8_t *p, const uint8_t *end,
 		ct->chunk = SIZE_MAX;	/* scratch, not a cache entry */
 		if (st == FRAME_ERR)
 			return -r->rerr;
+		if (st == FRAME_CUT)	/* no such frame head there */
+			return 1;
 		/* A frame that disagrees and fails its CRC is damage the
 		 * index may be right about (its samples fail when read); one
 		 * that checks is what the writer wrote: the index lies. */

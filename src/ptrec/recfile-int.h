@@ -210,8 +210,9 @@ int recfile_resync_next(struct rec_reader *r, struct recfile_resync *rs,
 const uint8_t *recfile_times_decode(const uint8_t *p, const uint8_t *end,
     uint64_t n, uint64_t step, int64_t *t, int64_t *t0);
 /* The frame at off, len bytes with its head, read as a chunk's head and
- * times into ct (not its zstd data, not its CRC): 0, FRAME_BAD when it is
- * not such a chunk, FRAME_ERR when it cannot be read (r->rerr). */
+ * times into ct (not its zstd data, not its CRC): 0, FRAME_CUT when its
+ * head is not that of such a chunk, FRAME_BAD when its times do not read,
+ * FRAME_ERR when it cannot be read (r->rerr). */
 int recfile_times_read(struct rec_reader *r, uint64_t off, uint64_t len,
     int flags, struct chunk_times *ct);
 /* Whether the frame at off, len bytes with its head, is whole and its CRC

@@ -67,7 +67,7 @@ recfile_times_read(struct rec_reader *r, uint64_t off, uint64_t len,
 	}
 	if (memcmp(h, SYNC, 4) != 0 || wire_get32(h + 4) != len - FRAME_HEAD ||
 	    h[8] != FT_CHUNK || (flags >= 0 && h[9] != flags))
-		return FRAME_BAD;
+		return FRAME_CUT;
 	/* Cut to what was read: the zstd data is not needed, and the times
 	 * of a chunk the writer could have made fit in it. */
 	if (!recfile_chunk_parse(r->info.major, h + FRAME_HEAD,
