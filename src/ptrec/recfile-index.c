@@ -2,8 +2,13 @@
  * Reading a recording through its index: the END frame in the last bytes
  * points at the INDEX frame, whose entries (fixed in 1.x, varints in 2.x)
  * list every frame and whose times list every sample's, so opening reads
- * no chunk. An index that does not agree with itself or the file is
- * rejected, and the file is scanned instead.
+ * only the head and times of each chunk. An index is used only when it
+ * agrees with itself and with the frames it names: each entry's frame is
+ * there, with the entry's length, type and flags (a MARK or GAP whole,
+ * CRC and all), each chunk's count, first sample and times are the
+ * index's, and the samples follow one another to the index's total. On
+ * any disagreement the file is scanned instead, as if there were none.
+ * A chunk's CRC is checked when it is decoded (or by rec_reader_verify).
  */
 
 #include "ptrec/recfile-int.h"
@@ -13,10 +18,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Lets go of a window the index frame made big: what stays is bounded. */
+static void
+index_window_drop(struct rec_reader *r)
+{
+	if (r->wcap <= 2 * WINDOW)
+		return;
+	free(r->win);
+	r->win = NULL;
+	r->wcap = r->wlen = 0;
+	r->wbase = 0;
+}
+
 /* Forgets what a rejected index put in r. */
 static int
 index_reject(struct rec_reader *r, const char *why)
 {
+	index_window_drop(r);
 	snprintf(r->info.why_scanned, sizeof(r->info.why_scanned), "%s", why);
 	r->nchunks = 0;
 	r->count = 0;
@@ -102,6 +120,56 @@ ientry_next(const uint8_t **p, const uint8_t *end, struct ientry *x)
 	return true;
 }
 
+/* Compares every chunk the index names with its frame (which it reads
+ * with pread, not into the window that holds the index at p..end): head,
+ * flags (parked in t0 until now), count, first sample and each time
+ * against the index's times at p. Sets each chunk's t0 (the index's).
+ * 0, 1 on a disagreement, or a negative errno. */
+static int
+index_check_chunks(struct rec_reader *r, const uint8_t *p, const uint8_t *end,
+    uint64_t step)
+{
+	struct chunk_times *ct = &r->tcache[0];
+	struct chunk *ch;
+	int64_t last = 0;
+	uint64_t v, i = 0;
+	size_t c, j, k;
+	bool damaged;
+	int st;
+
+	for (c = 0; c < r->nchunks; c++) {
+		ch = &r->chunks[c];
+		st = recfile_times_read(r, ch->off, ch->len, (int)ch->t0, ct);
+		ct->chunk = SIZE_MAX;	/* scratch, not a cache entry */
+		if (st == FRAME_ERR)
+			return -r->rerr;
+		if (st == FRAME_CUT)	/* no such frame head there */
+			return 1;
+		/* A frame that disagrees and fails its CRC is damage the
+		 * index may be right about (its samples fail when read); one
+		 * that checks is what the writer wrote: the index lies. */
+		damaged = st != 0 || ct->count != ch->count ||
+		    ct->first != ch->first;
+		if (damaged && recfile_frame_checks(r, ch->off, ch->len))
+			return 1;
+		for (j = 0; j < ch->count; j++, i++) {
+			if ((k = varint_get_bounded(p, end, &v)) == 0)
+				return 1;
+			p += k;
+			last = (int64_t)((uint64_t)last + (uint64_t)unzigzag(v) +
+			    (i > 0 ? step : 0));
+			if (j == 0)
+				ch->t0 = last;
+			if (!damaged && last != ct->t[j]) {
+				if (recfile_frame_checks(r, ch->off, ch->len))
+					return 1;
+				damaged = true;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Loads the index the END frame points at: 0, 1 if there is none to
  * use (the file is then scanned), or a negative errno. */
 int
@@ -170,37 +238,48 @@ recfile_index_load(struct rec_reader *r)
 			break;
 		prev = off + x.len;
 		if (x.type == FT_CHUNK) {
-			if (x.count == 0 || x.count > UINT32_MAX ||
+			if (x.count == 0 || x.count > CHUNK_COUNT_MAX ||
 			    x.first != r->count ||
 			    !recfile_chunk_add(r, off, x.len, (uint32_t)x.count,
-			    r->count, x.flags & CHUNK_KEYFRAME))
+			    0, x.flags & CHUNK_KEYFRAME))
 				break;
+			r->chunks[r->nchunks - 1].t0 = (int64_t)x.flags;
 		} else if (x.type == FT_MARK || x.type == FT_GAP) {
-			if (!recfile_grow(&events, &events_cap, nevents + 2,
+			if (!recfile_grow(&events, &events_cap, nevents + 3,
 			    sizeof(*events)))
 				break;
 			events[nevents++] = off;
 			events[nevents++] = x.len;
+			events[nevents++] = x.type;
 		}
 		if (k == 0)
 			first_off = off;
 	}
-	if (k < entries || r->count != samples ||
-	    !recfile_times_set(r, 0, e, fend, samples, step)) {
+	if (k < entries || r->count != samples) {
 		free(events);
 		return index_reject(r, "the index does not match the file");
 	}
+	if ((st = index_check_chunks(r, e, fend, step)) != 0) {
+		free(events);
+		if (st < 0)
+			return st;
+		return index_reject(r,
+		    "the index does not agree with the frames it names");
+	}
+	index_window_drop(r);
 
-	for (i = 0; i < nevents; i += 2) {
+	for (i = 0; i < nevents; i += 3) {
 		if ((st = recfile_frame_at(r, events[i], &f, SMALL_AHEAD)) ==
 		    FRAME_ERR) {
 			free(events);
 			return -r->rerr;
 		}
-		if (st != FRAME_OK || (f.type != FT_MARK && f.type != FT_GAP) ||
+		if (st != FRAME_OK || f.type != (int)events[i + 2] ||
+		    FRAME_HEAD + f.len != events[i + 1] ||
 		    !recfile_event_add(r, &f, 0)) {
-			recfile_damage_add(r, events[i], events[i + 1], 0);
-			continue;
+			free(events);
+			return index_reject(r, "the index does not agree "
+			    "with the frames it names");
 		}
 		/* The writer's sample numbers are ours here. */
 		off = wire_get64(f.p + (f.type == FT_MARK ? 8 : 24));

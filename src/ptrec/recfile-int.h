@@ -60,8 +60,14 @@ enum frame_type {
 /* The writer ends a chunk at this size or count even between flushes. */
 #define CHUNK_RAW_MAX	(1u << 20)
 #define CHUNK_COUNT_MAX	4096
-/* A reader decompresses at most this much of one chunk. */
+/* A reader decompresses at most this much of one chunk, and refuses a
+ * chunk whose zstd frame says it holds more. */
 #define CHUNK_DEC_MAX	(2 * CHUNK_RAW_MAX + 2 * REC_SAMPLE_MAX)
+/* The head and times of a chunk: what a reader reads of it for its times
+ * (2.x: two varints, then a varint a sample; 1.x: the fixed part first). */
+#define CHUNK_TIMES_MAX	(FRAME_HEAD + 64 + 10 * CHUNK_COUNT_MAX)
+/* Chunks whose times a reader keeps decoded, the most recent. */
+#define TIME_CACHE	4
 /* No frame but an INDEX (or one of a newer type) is longer than this: a
  * chunk's compressed bytes are fewer than it expands to, and its times
  * fit in the rest. Reading without the index checks no longer one. */
@@ -85,10 +91,19 @@ struct chunk {
 	uint32_t len;		/* of its frame, head included */
 	uint32_t count;
 	uint64_t first;		/* our number of its first sample */
-	uint64_t file_first;	/* the writer's */
+	int64_t t0;		/* its first sample's time, microseconds */
 	size_t key;		/* the chunk its zstd frame starts at */
 	bool keyframe;
 	bool bad;		/* found damaged when read */
+};
+
+/* A chunk's times, as recfile-times.c reads them from its frame. */
+struct chunk_times {
+	size_t chunk;		/* SIZE_MAX: none */
+	uint64_t used;		/* when last used, for the cache */
+	uint32_t count;
+	uint64_t first;		/* the writer's number of its first sample */
+	int64_t t[CHUNK_COUNT_MAX];
 };
 
 struct record {
@@ -111,10 +126,13 @@ struct rec_reader {
 	struct rec_header hdr;
 	struct rec_info info;
 
-	struct chunk *chunks;
+	struct chunk *chunks;	/* every chunk's place and first time: all
+				 * that is kept for the whole file */
 	size_t nchunks, chunks_cap;
-	int64_t *times;		/* every sample's, microseconds */
-	size_t count, times_cap;
+	size_t count;		/* samples */
+	struct chunk_times *tcache;	/* TIME_CACHE chunks' times */
+	uint64_t tclock;
+	uint8_t *tbuf;		/* CHUNK_TIMES_MAX bytes, read with pread */
 	struct rec_mark *marks;
 	size_t nmarks, marks_cap;
 	struct rec_gap *gaps;
@@ -170,10 +188,8 @@ bool recfile_event_add(struct rec_reader *r, const struct frame *f,
     size_t sample);
 bool recfile_chunk_parse(int major, const uint8_t *p, size_t len,
     struct chunk_body *b);
-bool recfile_times_set(struct rec_reader *r, size_t at, const uint8_t *p,
-    const uint8_t *end, uint64_t n, uint64_t step);
 bool recfile_chunk_add(struct rec_reader *r, uint64_t off, uint64_t len,
-    uint32_t count, uint64_t file_first, bool keyframe);
+    uint32_t count, int64_t t0, bool keyframe);
 int recfile_scan(struct rec_reader *r);
 
 /* recfile-resync.c: the frames of a file in one pass (see there). */
@@ -181,10 +197,29 @@ struct recfile_resync;
 struct recfile_resync *recfile_resync_new(void);
 void recfile_resync_free(struct recfile_resync *rs);
 /* The next whole frame at or after from: FRAME_OK, FRAME_CUT when there
- * is none, FRAME_ERR (r->rerr says why). Calls in turn with from at the
+ * is none, FRAME_ERR (r->rerr says why). f->p is NULL for a frame longer
+ * than FRAME_CHECK_MAX (an INDEX, a newer type): its payload is not read. Calls in turn with from at the
  * end of the frame before cost one read of the file in all. */
 int recfile_resync_next(struct rec_reader *r, struct recfile_resync *rs,
     uint64_t from, struct frame *f);
+
+/* recfile-times.c: times are kept per chunk and read again on demand. */
+/* n times coded as zigzag deltas from 0, each but the first less step
+ * too, from p..end into t (NULL: only checked); the first into *t0. The
+ * end of what was read, or NULL if p..end does not hold them. */
+const uint8_t *recfile_times_decode(const uint8_t *p, const uint8_t *end,
+    uint64_t n, uint64_t step, int64_t *t, int64_t *t0);
+/* The frame at off, len bytes with its head, read as a chunk's head and
+ * times into ct (not its zstd data, not its CRC): 0, FRAME_CUT when its
+ * head is not that of such a chunk, FRAME_BAD when its times do not read,
+ * FRAME_ERR when it cannot be read (r->rerr). */
+int recfile_times_read(struct rec_reader *r, uint64_t off, uint64_t len,
+    int flags, struct chunk_times *ct);
+/* Whether the frame at off, len bytes with its head, is whole and its CRC
+ * right, read with pread in pieces (not into the window). */
+bool recfile_frame_checks(struct rec_reader *r, uint64_t off, uint64_t len);
+bool recfile_times_init(struct rec_reader *r);
+void recfile_times_free(struct rec_reader *r);
 
 /* recfile-index.c */
 int recfile_index_load(struct rec_reader *r);

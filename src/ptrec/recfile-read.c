@@ -50,7 +50,8 @@ rec_reader_open(const char *path, char *why, size_t whylen)
 	}
 	if ((r = calloc(1, sizeof(*r))) == NULL ||
 	    (r->name = strdup(path)) == NULL ||
-	    (r->dctx = ZSTD_createDCtx()) == NULL) {
+	    (r->dctx = ZSTD_createDCtx()) == NULL ||
+	    !recfile_times_init(r)) {
 		recfile_say(why, whylen, "%s: out of memory", path);
 		goto fail;
 	}
@@ -96,7 +97,7 @@ rec_reader_close(struct rec_reader *r)
 		close(r->fd);
 	ZSTD_freeDCtx(r->dctx);
 	free(r->chunks);
-	free(r->times);
+	recfile_times_free(r);
 	free(r->marks);
 	free(r->gaps);
 	free(r->damage);
@@ -123,30 +124,6 @@ size_t
 rec_reader_count(const struct rec_reader *r)
 {
 	return r->count;
-}
-
-double
-rec_reader_time(const struct rec_reader *r, size_t i)
-{
-	return i < r->count ? (double)r->times[i] / 1e6 : 0;
-}
-
-size_t
-rec_reader_find(const struct rec_reader *r, double wall)
-{
-	int64_t t = wire_us(wall);
-	size_t lo = 0, hi = r->count, mid;
-
-	if (r->count == 0 || r->times[0] > t)
-		return 0;
-	while (hi - lo > 1) {	/* times[lo] <= t, times[hi] > t */
-		mid = lo + (hi - lo) / 2;
-		if (r->times[mid] <= t)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 /* The chunk holding sample i (< count). */
@@ -228,17 +205,32 @@ chunk_decode(struct rec_reader *r, size_t c)
 	    b.count != ch->count)
 		return chunk_damaged(r, c, "fails its check");
 
-	if (c == ch->key)
+	if (c == ch->key) {
+		unsigned long long dec = ZSTD_getFrameContentSize(b.z, b.zlen);
+
+		/* A size is declared only when the zstd frame was written in
+		 * one piece, this chunk: it may say no more than the cap. */
+		if (dec == ZSTD_CONTENTSIZE_ERROR)
+			return chunk_damaged(r, c, "does not start a zstd frame");
+		if (dec != ZSTD_CONTENTSIZE_UNKNOWN && dec > CHUNK_DEC_MAX) {
+			snprintf(eb, sizeof(eb), "says it expands to %llu "
+			    "bytes, over the %u a chunk may", dec,
+			    CHUNK_DEC_MAX);
+			return chunk_damaged(r, c, eb);
+		}
 		ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
+	}
 	in.src = b.z;
 	in.size = b.zlen;
 	in.pos = 0;
 	r->dlen = 0;
 	for (;;) {
+		/* Never more than the cap, whatever the data says. */
 		if (r->dlen == r->dcap && (r->dcap >= CHUNK_DEC_MAX ||
 		    !recfile_grow(&r->dbuf, &r->dcap,
 		    r->dcap ? r->dcap + 1 : 65536, 1)))
-			return chunk_damaged(r, c, "decompresses too far");
+			return chunk_damaged(r, c, "expands past the "
+			    "4 MiB a chunk may");
 		out.dst = r->dbuf;
 		out.size = r->dcap;
 		out.pos = r->dlen;

@@ -232,6 +232,7 @@ recfile_resync_next(struct rec_reader *r, struct recfile_resync *rs,
 	struct pending v;
 	uint8_t h[FRAME_HEAD];
 	const uint8_t *p;
+	bool big;
 	int st;
 
 	if (rs->x != from) {	/* a fresh pass */
@@ -268,13 +269,17 @@ recfile_resync_next(struct rec_reader *r, struct recfile_resync *rs,
 		heap_pop(rs);
 		if (rs->p != v.target)
 			continue;
-		if ((p = recfile_window(r, v.c, (size_t)(v.e - v.c), WINDOW)) ==
-		    NULL)
+		/* A frame longer than a chunk can be (an INDEX, a newer type)
+		 * is not read whole: no one needs its payload here, and the
+		 * window stays within a few MiB whatever the file holds. */
+		big = v.e - v.c > FRAME_HEAD + FRAME_CHECK_MAX;
+		if ((p = recfile_window(r, v.c, big ? FRAME_HEAD :
+		    (size_t)(v.e - v.c), WINDOW)) == NULL)
 			return FRAME_ERR;
 		f->off = v.c;
 		f->type = p[8];
 		f->flags = p[9];
-		f->p = p + FRAME_HEAD;
+		f->p = big ? NULL : p + FRAME_HEAD;
 		f->len = (uint32_t)(v.e - v.c - FRAME_HEAD);
 		rs->n = 0;
 		return FRAME_OK;

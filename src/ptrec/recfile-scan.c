@@ -3,7 +3,7 @@
  * at an offset, then every frame in turn (scan, which finds them and what
  * lies between them in one pass with recfile-resync.c), rebuilding the
  * lists of chunks, times, marks, gaps and damage that the index would
- * have given. The list builders (chunk_add, times_set, event_add,
+ * have given. The list builders (chunk_add, event_add,
  * damage_add) and chunk_parse serve the index reader and the sample
  * reader too.
  */
@@ -140,7 +140,7 @@ recfile_chunk_parse(int major, const uint8_t *p, size_t len,
 	if (major >= 2) {
 		/* u count, u first, count times, zstd data */
 		if ((k = varint_get_bounded(p, end, &count)) == 0 ||
-		    count == 0 || count > UINT32_MAX)
+		    count == 0 || count > CHUNK_COUNT_MAX)
 			return false;
 		fixed = k;
 		if ((k = varint_get_bounded(p + fixed, end, &b->first)) == 0)
@@ -158,7 +158,8 @@ recfile_chunk_parse(int major, const uint8_t *p, size_t len,
 		b->count = wire_get32(p + 4);
 		b->first = wire_get64(p + 8);
 		b->tlen = wire_get32(p + 16);
-		if (b->count == 0 || b->tlen > len - fixed)
+		if (b->count == 0 || b->count > CHUNK_COUNT_MAX ||
+		    b->tlen > len - fixed)
 			return false;
 	}
 	if (b->first > UINT64_MAX - b->count)
@@ -169,34 +170,9 @@ recfile_chunk_parse(int major, const uint8_t *p, size_t len,
 	return true;
 }
 
-/* Sets n times from sample at on, coded as zigzag deltas from 0, each
- * but the first less step too; false if p..end does not hold them. */
-bool
-recfile_times_set(struct rec_reader *r, size_t at, const uint8_t *p,
-    const uint8_t *end, uint64_t n, uint64_t step)
-{
-	int64_t last = 0;
-	uint64_t i, v;
-	size_t k;
-
-	if (n > (uint64_t)(end - p) ||
-	    !recfile_grow(&r->times, &r->times_cap, at + n, sizeof(*r->times)))
-		return false;
-	for (i = 0; i < n; i++) {
-		if ((k = varint_get_bounded(p, end, &v)) == 0)
-			return false;
-		p += k;
-		/* Wrapping, not overflowing, on a crafted file. */
-		last = (int64_t)((uint64_t)last + (uint64_t)unzigzag(v) +
-		    (i > 0 ? step : 0));
-		r->times[at + i] = last;
-	}
-	return true;
-}
-
 bool
 recfile_chunk_add(struct rec_reader *r, uint64_t off, uint64_t len,
-    uint32_t count, uint64_t file_first, bool keyframe)
+    uint32_t count, int64_t t0, bool keyframe)
 {
 	struct chunk *c;
 
@@ -208,7 +184,7 @@ recfile_chunk_add(struct rec_reader *r, uint64_t off, uint64_t len,
 	c->len = (uint32_t)len;
 	c->count = count;
 	c->first = r->count;
-	c->file_first = file_first;
+	c->t0 = t0;
 	c->keyframe = keyframe;
 	c->bad = false;
 	c->key = keyframe || r->nchunks == 0 ? r->nchunks :
@@ -242,6 +218,7 @@ scan_chunk(struct rec_reader *r, struct scan *s, const struct frame *f)
 {
 	struct chunk_body b;
 	bool key = f->flags & CHUNK_KEYFRAME;
+	int64_t t0 = 0;
 
 	if (!recfile_chunk_parse(r->info.major, f->p, f->len, &b) ||
 	    b.first < s->expected) {
@@ -258,8 +235,8 @@ scan_chunk(struct rec_reader *r, struct scan *s, const struct frame *f)
 		s->chain = false;	/* its zstd frame began in damage */
 		return 0;
 	}
-	if (!recfile_times_set(r, r->count, b.times, b.times + b.tlen, b.count,
-	    0)) {
+	if (recfile_times_decode(b.times, b.times + b.tlen, b.count, 0, NULL,
+	    &t0) == NULL) {
 		s->chain = false;
 		if (!recfile_damage_add(r, f->off, FRAME_HEAD + f->len, 0))
 			return -ENOMEM;
@@ -268,7 +245,7 @@ scan_chunk(struct rec_reader *r, struct scan *s, const struct frame *f)
 	}
 	if (b.first > s->expected)
 		scan_lost(r, s, f->off, b.first - s->expected);
-	if (!recfile_chunk_add(r, f->off, FRAME_HEAD + f->len, b.count, b.first,
+	if (!recfile_chunk_add(r, f->off, FRAME_HEAD + f->len, b.count, t0,
 	    key))
 		return -ENOMEM;
 	s->expected = b.first + b.count;

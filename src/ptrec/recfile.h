@@ -151,8 +151,11 @@ struct rec_info {
 
 /* NULL with why "PATH: not a pagetop recording" (or another reason) when
  * it cannot be read at all. Reads the index when the file was closed
- * properly, else every frame (resynchronising after damage); memory is
- * 8 bytes a sample and 48 a chunk, plus about 3 MB to decode. */
+ * properly, after checking it against the frames it names, else every
+ * frame (resynchronising after damage). Memory is 48 bytes a chunk (at
+ * most 4096 samples) whatever the file claims, plus about 5 MB to read and
+ * decode (a chunk expands to at most 4 MiB), and while opening the index
+ * frame (at most 64 MiB). */
 struct rec_reader *rec_reader_open(const char *path, char *why, size_t whylen);
 void rec_reader_close(struct rec_reader *r);
 

@@ -109,6 +109,11 @@ replay_report_damage(const struct replay *rp, const char *path, FILE *f)
 	int lines = 0;
 
 	rec_reader_info(rp->r, &info);
+	/* An index that lies about its frames: say it was not used. */
+	if (!info.indexed && strstr(info.why_scanned, "does not agree")) {
+		fprintf(f, "pagetop: %s: %s: frames scanned instead\n", path, info.why_scanned);
+		lines++;
+	}
 	for (size_t i = 0; i < nd; i++, lines++)
 		fprintf(f, "pagetop: %s: damaged at byte %llu: %llu bytes skipped, %llu samples lost\n",
 			path, (unsigned long long)dm[i].offset, (unsigned long long)dm[i].bytes,

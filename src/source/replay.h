@@ -28,9 +28,10 @@ size_t replay_count(const struct replay *rp);
 /* Decodes sample i into rp->cur: 0, or -errno with rp->error saying why
  * (a damaged chunk: the samples after the next keyframe still read). */
 int replay_seek(struct replay *rp, size_t i);
-/* One line per damaged stretch of the file (and for a file not closed
- * properly), for a warning: "PATH: damaged at byte N: M bytes skipped,
- * K samples lost". Returns how many lines it wrote into f. */
+/* One line per damaged stretch of the file (and for a file cut short, and
+ * one whose index disagrees with its frames), for a warning: "PATH:
+ * damaged at byte N: M bytes skipped, K samples lost". Returns how many
+ * lines it wrote into f. */
 int replay_report_damage(const struct replay *rp, const char *path, FILE *f);
 /* The recording host's facts in one line, for dump --info and report:
  * "vm, Linux 6.18.44 x86_64, 2 CPUs, 24684084 kB, page size 4096,
