@@ -344,5 +344,8 @@ when_pick(const struct when_span *span, double t)
 	for (size_t i = 0; span->mark && span->mark(span->ctx, i, &m); i++)
 		if (fabs(m.wall - t) <= WHEN_SLACK + 1e-6 && m.sample < span->count)
 			return m.sample;
+	/* The start is the first sample, however close the next one is. */
+	if (t <= span->first)
+		return span->find(span->ctx, span->first);
 	return span->find(span->ctx, t + WHEN_SLACK);
 }
