@@ -5,7 +5,7 @@
  * tables are 12 columns of label and 11 of 6, longer rows continue below;
  * a number that does not fit 5 characters is shortened ("123k").
  */
-#include "output/diff.h"
+#include "output/diff-int.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -27,7 +27,7 @@
 
 /* The counters, most relevant first: reclaim, compaction, faults, swap,
  * then the rest. */
-static const enum counter diff_counters[] = {
+const enum counter diff_counters[] = {
 	CTR_PGSCAN_KSWAPD, CTR_PGSCAN_DIRECT, CTR_PGSTEAL_KSWAPD, CTR_PGSTEAL_DIRECT,
 	CTR_ALLOCSTALL, CTR_PGSCAN_DIRECT_THROTTLE, CTR_PGREFILL,
 	CTR_KSWAPD_LOW_WMARK_HIT_QUICKLY, CTR_KSWAPD_HIGH_WMARK_HIT_QUICKLY,
@@ -39,26 +39,26 @@ static const enum counter diff_counters[] = {
 	CTR_PSWPIN, CTR_PSWPOUT,
 	CTR_OOM_KILL, CTR_PGPGIN, CTR_PGPGOUT, CTR_PGALLOC, CTR_PGFREE,
 };
-#define N_COUNTERS	(sizeof(diff_counters) / sizeof(diff_counters[0]))
-_Static_assert(N_COUNTERS == CTR_COUNT, "every counter has its place");
+_Static_assert(sizeof(diff_counters) / sizeof(diff_counters[0]) == CTR_COUNT,
+	       "every counter has its place");
 
 /* meminfo lines shown even when they did not change. */
 static const char *const mem_always[] = { "MemFree", "MemAvailable" };
 
-static const char *const psi_names[PSI_COUNT] = {
+const char *const diff_psi_names[PSI_COUNT] = {
 	[PSI_CPU] = "cpu", [PSI_MEMORY] = "memory", [PSI_IO] = "io", [PSI_IRQ] = "irq",
 };
 
-static bool
-has(const struct diff_args *d, enum source src)
+bool
+diff_has(const struct diff_args *d, enum source src)
 {
 	return (d->mask & SRC_BIT(src)) != 0;
 }
 
 /* ---- pairing rows ---- */
 
-static const struct buddyinfo_zone *
-bzone(const struct sample *s, int node, const char *zone)
+const struct buddyinfo_zone *
+diff_bzone(const struct sample *s, int node, const char *zone)
 {
 	if (!sample_has(s, SRC_BUDDYINFO))
 		return NULL;
@@ -69,8 +69,8 @@ bzone(const struct sample *s, int node, const char *zone)
 }
 
 /* Zone k of the union: a's zones, then b's that a lacks. false past them. */
-static bool
-zone_at(const struct diff_args *d, int k, int *node, const char **zone)
+bool
+diff_zone_at(const struct diff_args *d, int k, int *node, const char **zone)
 {
 	const struct sample *a = &d->a->s, *b = &d->b->s;
 	int na = sample_has(a, SRC_BUDDYINFO) ? a->buddy.n_zones : 0;
@@ -84,7 +84,7 @@ zone_at(const struct diff_args *d, int k, int *node, const char **zone)
 	for (int i = 0; sample_has(b, SRC_BUDDYINFO) && i < b->buddy.n_zones; i++) {
 		const struct buddyinfo_zone *z = &b->buddy.zones[i];
 
-		if (bzone(a, z->node, z->zone))
+		if (diff_bzone(a, z->node, z->zone))
 			continue;
 		if (k-- == 0) {
 			*node = z->node;
@@ -95,8 +95,8 @@ zone_at(const struct diff_args *d, int k, int *node, const char **zone)
 	return false;
 }
 
-static int
-orders_of(const struct sample *a, const struct sample *b, enum source src)
+int
+diff_orders_of(const struct sample *a, const struct sample *b, enum source src)
 {
 	int na = 0, nb = 0;
 
@@ -133,12 +133,12 @@ pfree_empty(const struct pagetypeinfo_free *r, int n)
 
 /* Row k of the free tables' union, as a's then b's rows; rows empty at
  * both moments are left out (*skipped counts them). */
-static bool
-ptype_at(const struct diff_args *d, int k, const struct pagetypeinfo_free **ra,
+bool
+diff_ptype_at(const struct diff_args *d, int k, const struct pagetypeinfo_free **ra,
 	 const struct pagetypeinfo_free **rb, int *skipped)
 {
 	const struct sample *a = &d->a->s, *b = &d->b->s;
-	int n = orders_of(a, b, SRC_PAGETYPEINFO);
+	int n = diff_orders_of(a, b, SRC_PAGETYPEINFO);
 
 	*skipped = 0;
 	for (int side = 0; side < 2; side++) {
@@ -166,8 +166,8 @@ ptype_at(const struct diff_args *d, int k, const struct pagetypeinfo_free **ra,
 	return false;
 }
 
-static const char *
-ptype_name(const struct sample *s, const struct pagetypeinfo_free *r)
+const char *
+diff_ptype_name(const struct sample *s, const struct pagetypeinfo_free *r)
 {
 	return r->type >= 0 && r->type < s->pti.n_types ? s->pti.types[r->type] : "?";
 }
@@ -293,15 +293,15 @@ static void
 text_buddy(FILE *out, const struct diff_args *d)
 {
 	const struct sample *a = &d->a->s, *b = &d->b->s;
-	int n = orders_of(a, b, SRC_BUDDYINFO), node;
+	int n = diff_orders_of(a, b, SRC_BUDDYINFO), node;
 	const char *zone;
 	char name[TEXT_ESCAPED_SIZE(NAME_LEN)];
 
 	if (missing(out, d, SRC_BUDDYINFO, "buddyinfo"))
 		return;
 	fprintf(out, "\nbuddyinfo: free blocks per order\n");
-	for (int k = 0; zone_at(d, k, &node, &zone); k++) {
-		const struct buddyinfo_zone *za = bzone(a, node, zone), *zb = bzone(b, node, zone);
+	for (int k = 0; diff_zone_at(d, k, &node, &zone); k++) {
+		const struct buddyinfo_zone *za = diff_bzone(a, node, zone), *zb = diff_bzone(b, node, zone);
 		char head[64];
 
 		snprintf(head, sizeof(head), "Node %d, zone %s", node, text_esc(name, sizeof(name), zone));
@@ -318,7 +318,7 @@ text_pti(FILE *out, const struct diff_args *d)
 {
 	const struct sample *a = &d->a->s, *b = &d->b->s;
 	const struct pagetypeinfo_free *ra, *rb;
-	int n = orders_of(a, b, SRC_PAGETYPEINFO), skipped = 0, last_node = -1;
+	int n = diff_orders_of(a, b, SRC_PAGETYPEINFO), skipped = 0, last_node = -1;
 	char ta[FMT_MOMENT_SIZE], tb[FMT_MOMENT_SIZE], zone[NAME_LEN] = "";
 	char e1[TEXT_ESCAPED_SIZE(NAME_LEN)], e2[TEXT_ESCAPED_SIZE(NAME_LEN)];
 
@@ -328,7 +328,7 @@ text_pti(FILE *out, const struct diff_args *d)
 	when(d->b->pti_wall, tb, sizeof(tb));
 	fprintf(out, "\npagetypeinfo: free blocks per migratetype and order\n"
 		"  (the reads in force: FROM's at %s, TO's at %s)\n", ta, tb);
-	for (int k = 0; ptype_at(d, k, &ra, &rb, &skipped); k++) {
+	for (int k = 0; diff_ptype_at(d, k, &ra, &rb, &skipped); k++) {
 		const struct pagetypeinfo_free *r = ra ? ra : rb;
 		uint64_t fa[MAX_ORDERS], fb[MAX_ORDERS];
 
@@ -342,7 +342,7 @@ text_pti(FILE *out, const struct diff_args *d)
 			fa[o] = ra ? ra->free[o] : 0;
 			fb[o] = rb ? rb->free[o] : 0;
 		}
-		snprintf(e2, sizeof(e2), " %s", ra ? ptype_name(a, ra) : ptype_name(b, rb));
+		snprintf(e2, sizeof(e2), " %s", ra ? diff_ptype_name(a, ra) : diff_ptype_name(b, rb));
 		row(out, e2, ra ? fa : NULL, NULL, n, 0);
 		row(out, "   TO", NULL, rb ? fb : NULL, n, 1);
 		row(out, "   change", ra ? fa : NULL, rb ? fb : NULL, n, 2);
@@ -351,8 +351,8 @@ text_pti(FILE *out, const struct diff_args *d)
 		fprintf(out, "  (%d rows without free blocks at either moment left out)\n", skipped);
 }
 
-static void
-derive_moments(const struct diff_args *d, struct counters *ca, struct counters *cb,
+void
+diff_derive_moments(const struct diff_args *d, struct counters *ca, struct counters *cb,
 	       struct derived *dv)
 {
 	counters_from_vmstat(&d->a->s.vm, ca);
@@ -379,10 +379,10 @@ text_vmstat(FILE *out, const struct diff_args *d)
 
 	if (missing(out, d, SRC_VMSTAT, "vmstat"))
 		return;
-	derive_moments(d, &ca, &cb, &dv);
+	diff_derive_moments(d, &ca, &cb, &dv);
 	fprintf(out, "\n%-38s %12s  %12s\n", "vmstat: counters that moved", "increase",
 		"per second");
-	for (size_t k = 0; k < N_COUNTERS; k++) {
+	for (size_t k = 0; k < CTR_COUNT; k++) {
 		enum counter c = diff_counters[k];
 
 		if (counter_valid(&ca, c) && counter_valid(&cb, c) && dv.inc[c] < 0)
@@ -399,8 +399,8 @@ text_vmstat(FILE *out, const struct diff_args *d)
 		fprintf(out, "  (%d went back, a reset or a reboot: not counted)\n", back);
 }
 
-static bool
-mem_shown(const struct meminfo_entry *e, const struct meminfo *other)
+bool
+diff_mem_shown(const struct meminfo_entry *e, const struct meminfo *other)
 {
 	uint64_t v;
 
@@ -426,7 +426,7 @@ text_meminfo(FILE *out, const struct diff_args *d)
 		bool inb = meminfo_get(mb, e->name, &v);
 		const char *u = e->kb ? " kB" : "";
 
-		if (!mem_shown(e, mb)) {
+		if (!diff_mem_shown(e, mb)) {
 			same++;
 			continue;
 		}
@@ -462,8 +462,8 @@ fmt_pct(uint32_t h, char *dst, size_t size)
 }
 
 /* The share of the time between the moments the line's tasks stalled. */
-static double
-psi_between(const struct diff_args *d, int r, bool full)
+double
+diff_psi_between(const struct diff_args *d, int r, bool full)
 {
 	const struct psi_line *a = full ? &d->a->s.psi[r].full : &d->a->s.psi[r].some;
 	const struct psi_line *b = full ? &d->b->s.psi[r].full : &d->b->s.psi[r].some;
@@ -481,7 +481,7 @@ text_psi(FILE *out, const struct diff_args *d)
 	bool any = false;
 
 	for (int r = 0; r < PSI_COUNT; r++)
-		any |= has(d, SRC_PSI_CPU + r);
+		any |= diff_has(d, SRC_PSI_CPU + r);
 	if (!any)
 		return;
 	fprintf(out, "\n%-20s %10s %7s %11s %7s %9s\n", "pressure (PSI)", "avg10 FROM", "TO",
@@ -489,10 +489,10 @@ text_psi(FILE *out, const struct diff_args *d)
 	for (int r = 0; r < PSI_COUNT; r++) {
 		enum source src = SRC_PSI_CPU + r;
 
-		if (!has(d, src))
+		if (!diff_has(d, src))
 			continue;
 		if (!sample_has(&d->a->s, src) || !sample_has(&d->b->s, src)) {
-			fprintf(out, "  %-18s not at %s\n", psi_names[r],
+			fprintf(out, "  %-18s not at %s\n", diff_psi_names[r],
 				sample_has(&d->a->s, src) ? "TO" : sample_has(&d->b->s, src) ?
 				"FROM" : "either moment");
 			continue;
@@ -501,11 +501,11 @@ text_psi(FILE *out, const struct diff_args *d)
 			const struct psi_line *a = full ? &d->a->s.psi[r].full : &d->a->s.psi[r].some;
 			const struct psi_line *b = full ? &d->b->s.psi[r].full : &d->b->s.psi[r].some;
 			char label[32], a10[16], b10[16], a60[16], b60[16], bt[16];
-			double share = psi_between(d, r, full);
+			double share = diff_psi_between(d, r, full);
 
 			if (!a->present || !b->present)
 				continue;
-			snprintf(label, sizeof(label), "%s %s", psi_names[r], full ? "full" : "some");
+			snprintf(label, sizeof(label), "%s %s", diff_psi_names[r], full ? "full" : "some");
 			fmt_pct(a->avg10, a10, sizeof(a10));
 			fmt_pct(b->avg10, b10, sizeof(b10));
 			fmt_pct(a->avg60, a60, sizeof(a60));
@@ -523,8 +523,8 @@ text_psi(FILE *out, const struct diff_args *d)
 
 /* Group k of the union of both moments' groups, matched by what their
  * tasks share and their reason. */
-static bool
-group_at(const struct diff_args *d, int k, const struct task_group **ga,
+bool
+diff_group_at(const struct diff_args *d, int k, const struct task_group **ga,
 	 const struct task_group **gb)
 {
 	const struct task_groups *A = d->a->have_groups ? &d->a->groups : NULL;
@@ -562,7 +562,7 @@ text_tasks(FILE *out, const struct diff_args *d)
 		return;
 	fprintf(out, "\nblocked tasks: groups at either moment\n"
 		"  FROM    TO  longest  why\n");
-	for (k = 0; group_at(d, k, &ga, &gb); k++) {
+	for (k = 0; diff_group_at(d, k, &ga, &gb); k++) {
 		char longest[24];
 		const struct task_group *g = gb ? gb : ga;
 
@@ -577,8 +577,8 @@ text_tasks(FILE *out, const struct diff_args *d)
 
 /* The probes' figures between the moments, into t; NULL with why when
  * there are none to compare. */
-static const struct probe_tick *
-probes_between(const struct diff_args *d, struct probe_tick *t, const char **why)
+const struct probe_tick *
+diff_probes_between(const struct diff_args *d, struct probe_tick *t, const char **why)
 {
 	static struct probes b;
 	const struct probes *a = &d->a->s.probes;
@@ -609,7 +609,7 @@ text_probes(FILE *out, const struct diff_args *d)
 	const char *why;
 	double dt = derive_seconds(d->a->s.mono, d->b->s.mono);
 
-	if (!(t = probes_between(d, &pt, &why))) {
+	if (!(t = diff_probes_between(d, &pt, &why))) {
 		fprintf(out, "\nkernel probes: %s\n", why);
 		return;
 	}
@@ -666,331 +666,18 @@ diff_print(FILE *out, const struct diff_args *d)
 	fprintf(out, "%.3fs between them%s\n", d->b->s.wall - d->a->s.wall,
 		d->reversed ? " (TO is before FROM: shown from the earlier)" :
 		d->a->index == d->b->index ? " (the same sample)" : "");
-	if (has(d, SRC_BUDDYINFO))
+	if (diff_has(d, SRC_BUDDYINFO))
 		text_buddy(out, d);
-	if (has(d, SRC_PAGETYPEINFO))
+	if (diff_has(d, SRC_PAGETYPEINFO))
 		text_pti(out, d);
-	if (has(d, SRC_VMSTAT))
+	if (diff_has(d, SRC_VMSTAT))
 		text_vmstat(out, d);
-	if (has(d, SRC_MEMINFO))
+	if (diff_has(d, SRC_MEMINFO))
 		text_meminfo(out, d);
 	text_psi(out, d);
-	if (has(d, SRC_TASKS))
+	if (diff_has(d, SRC_TASKS))
 		text_tasks(out, d);
 	if (d->mask & DIFF_PROBES)
 		text_probes(out, d);
 }
 
-/* ---- JSON: the same rows ---- */
-
-static void
-json_orders(struct json *j, const char *key, const uint64_t *v, int n)
-{
-	if (!v) {
-		json_null(j, key);
-		return;
-	}
-	json_array_begin(j, key);
-	for (int o = 0; o < n; o++)
-		json_u64(j, NULL, v[o]);
-	json_array_end(j);
-}
-
-static void
-json_change(struct json *j, const uint64_t *a, const uint64_t *b, int n)
-{
-	if (!a || !b) {
-		json_null(j, "change");
-		return;
-	}
-	json_array_begin(j, "change");
-	for (int o = 0; o < n; o++)
-		json_int(j, NULL, (long long)b[o] - (long long)a[o]);
-	json_array_end(j);
-}
-
-static bool
-json_missing(struct json *j, const struct diff_args *d, enum source src, const char *key)
-{
-	if (sample_has(&d->a->s, src) && sample_has(&d->b->s, src))
-		return false;
-	json_null(j, key);
-	return true;
-}
-
-static void
-json_moment(struct json *j, const char *key, const struct diff_moment *m)
-{
-	json_object_begin(j, key);
-	json_str(j, "spec", m->spec);
-	json_double(j, "time", m->s.wall, 3);
-	json_u64(j, "sample", m->index);
-	if (isnan(m->pti_wall))
-		json_null(j, "pagetypeinfo_time");
-	else
-		json_double(j, "pagetypeinfo_time", m->pti_wall, 3);
-	json_object_end(j);
-}
-
-static void
-json_buddy(struct json *j, const struct diff_args *d)
-{
-	int n = orders_of(&d->a->s, &d->b->s, SRC_BUDDYINFO), node;
-	const char *zone;
-
-	if (json_missing(j, d, SRC_BUDDYINFO, "buddyinfo"))
-		return;
-	json_array_begin(j, "buddyinfo");
-	for (int k = 0; zone_at(d, k, &node, &zone); k++) {
-		const struct buddyinfo_zone *za = bzone(&d->a->s, node, zone);
-		const struct buddyinfo_zone *zb = bzone(&d->b->s, node, zone);
-
-		json_object_begin(j, NULL);
-		json_int(j, "node", node);
-		json_str(j, "zone", zone);
-		json_orders(j, "from", za ? za->free : NULL, n);
-		json_orders(j, "to", zb ? zb->free : NULL, n);
-		json_change(j, za ? za->free : NULL, zb ? zb->free : NULL, n);
-		json_object_end(j);
-	}
-	json_array_end(j);
-}
-
-static void
-json_pti(struct json *j, const struct diff_args *d)
-{
-	const struct pagetypeinfo_free *ra, *rb;
-	int n = orders_of(&d->a->s, &d->b->s, SRC_PAGETYPEINFO), skipped;
-
-	if (json_missing(j, d, SRC_PAGETYPEINFO, "pagetypeinfo"))
-		return;
-	json_array_begin(j, "pagetypeinfo");
-	for (int k = 0; ptype_at(d, k, &ra, &rb, &skipped); k++) {
-		const struct pagetypeinfo_free *r = ra ? ra : rb;
-		uint64_t fa[MAX_ORDERS], fb[MAX_ORDERS];
-
-		for (int o = 0; o < MAX_ORDERS; o++) {
-			fa[o] = ra ? ra->free[o] : 0;
-			fb[o] = rb ? rb->free[o] : 0;
-		}
-		json_object_begin(j, NULL);
-		json_int(j, "node", r->node);
-		json_str(j, "zone", r->zone);
-		json_str(j, "type", ra ? ptype_name(&d->a->s, ra) : ptype_name(&d->b->s, rb));
-		json_orders(j, "from", ra ? fa : NULL, n);
-		json_orders(j, "to", rb ? fb : NULL, n);
-		json_change(j, ra ? fa : NULL, rb ? fb : NULL, n);
-		json_object_end(j);
-	}
-	json_array_end(j);
-}
-
-static void
-json_vmstat(struct json *j, const struct diff_args *d)
-{
-	struct counters ca, cb;
-	struct derived dv;
-
-	if (json_missing(j, d, SRC_VMSTAT, "vmstat"))
-		return;
-	derive_moments(d, &ca, &cb, &dv);
-	json_array_begin(j, "vmstat");
-	for (size_t k = 0; k < N_COUNTERS; k++) {
-		enum counter c = diff_counters[k];
-
-		if (dv.inc[c] <= 0)
-			continue;
-		json_object_begin(j, NULL);
-		json_str(j, "counter", counter_name(c));
-		json_u64(j, "from", ca.v[c]);
-		json_u64(j, "to", cb.v[c]);
-		json_int(j, "increase", dv.inc[c]);
-		if (isnan(dv.rate[c]))
-			json_null(j, "per_second");
-		else
-			json_double(j, "per_second", dv.rate[c], 3);
-		json_object_end(j);
-	}
-	json_array_end(j);
-	json_array_begin(j, "vmstat_went_back");
-	for (size_t k = 0; k < N_COUNTERS; k++) {
-		enum counter c = diff_counters[k];
-
-		if (counter_valid(&ca, c) && counter_valid(&cb, c) && dv.inc[c] < 0)
-			json_str(j, NULL, counter_name(c));
-	}
-	json_array_end(j);
-}
-
-static void
-json_meminfo(struct json *j, const struct diff_args *d)
-{
-	const struct meminfo *ma = &d->a->s.mem, *mb = &d->b->s.mem;
-
-	if (json_missing(j, d, SRC_MEMINFO, "meminfo"))
-		return;
-	json_array_begin(j, "meminfo");
-	for (int side = 0; side < 2; side++) {
-		const struct meminfo *s = side ? mb : ma, *o = side ? ma : mb;
-
-		for (int i = 0; i < s->n; i++) {
-			const struct meminfo_entry *e = &s->e[i];
-			uint64_t v;
-			bool ino = meminfo_get(o, e->name, &v);
-
-			if ((side && ino) || (!side && !mem_shown(e, mb)))
-				continue;
-			json_object_begin(j, NULL);
-			json_str(j, "name", e->name);
-			json_str(j, "unit", e->kb ? "kB" : "");
-			if (side)
-				json_null(j, "from");
-			else
-				json_u64(j, "from", e->value);
-			if (!side && !ino)
-				json_null(j, "to");
-			else
-				json_u64(j, "to", side ? e->value : v);
-			if (ino && !side)
-				json_int(j, "change", (long long)v - (long long)e->value);
-			else
-				json_null(j, "change");
-			json_object_end(j);
-		}
-	}
-	json_array_end(j);
-}
-
-static void
-json_psi_line(struct json *j, const char *key, const struct psi_line *l)
-{
-	json_object_begin(j, key);
-	json_fixed(j, "avg10", l->avg10, 100);
-	json_fixed(j, "avg60", l->avg60, 100);
-	json_fixed(j, "avg300", l->avg300, 100);
-	json_u64(j, "total", l->total);
-	json_object_end(j);
-}
-
-static void
-json_psi(struct json *j, const struct diff_args *d)
-{
-	json_array_begin(j, "pressure");
-	for (int r = 0; r < PSI_COUNT; r++) {
-		enum source src = SRC_PSI_CPU + r;
-
-		if (!has(d, src) || !sample_has(&d->a->s, src) || !sample_has(&d->b->s, src))
-			continue;
-		for (int full = 0; full < 2; full++) {
-			const struct psi_line *a = full ? &d->a->s.psi[r].full : &d->a->s.psi[r].some;
-			const struct psi_line *b = full ? &d->b->s.psi[r].full : &d->b->s.psi[r].some;
-			double share = psi_between(d, r, full);
-
-			if (!a->present || !b->present)
-				continue;
-			json_object_begin(j, NULL);
-			json_str(j, "resource", psi_names[r]);
-			json_str(j, "line", full ? "full" : "some");
-			json_psi_line(j, "from", a);
-			json_psi_line(j, "to", b);
-			if (isnan(share))
-				json_null(j, "stalled_between");
-			else
-				json_double(j, "stalled_between", share, 2);
-			json_object_end(j);
-		}
-	}
-	json_array_end(j);
-}
-
-static void
-json_tasks(struct json *j, const struct diff_args *d)
-{
-	const struct task_group *ga, *gb;
-
-	if (json_missing(j, d, SRC_TASKS, "tasks"))
-		return;
-	json_array_begin(j, "tasks");
-	for (int k = 0; group_at(d, k, &ga, &gb); k++) {
-		const struct task_group *g = gb ? gb : ga;
-
-		json_object_begin(j, NULL);
-		json_str(j, "reason", g->reason);
-		json_int(j, "from", ga ? ga->count : 0);
-		json_int(j, "to", gb ? gb->count : 0);
-		json_double(j, "longest", g->longest, 3);
-		json_object_end(j);
-	}
-	json_array_end(j);
-}
-
-static void
-json_hist(struct json *j, const char *key, const struct probe_tick_hist *h)
-{
-	json_object_begin(j, key);
-	json_u64(j, "count", h->count);
-	json_u64(j, "sum_ns", h->sum_ns);
-	json_u64(j, "p50_ns", h->p50_ns);
-	json_u64(j, "p99_ns", h->p99_ns);
-	json_object_end(j);
-}
-
-static void
-json_probes(struct json *j, const struct diff_args *d)
-{
-	static struct probe_tick pt;
-	const struct probe_tick *t;
-	const char *why;
-
-	if (!(t = probes_between(d, &pt, &why))) {
-		json_object_begin(j, "probes");
-		json_str(j, "none", why);
-		json_object_end(j);
-		return;
-	}
-	json_object_begin(j, "probes");
-	json_object_begin(j, "stall");
-	for (int k = 0; k < STALL_KIND_COUNT; k++)
-		json_hist(j, probe_stall_name(k), &t->stall[k]);
-	json_object_end(j);
-	json_hist(j, "dsleep", &t->dsleep);
-	json_object_begin(j, "compaction");
-	for (int r = 0; r < COMPACT_R_COUNT; r++)
-		json_u64(j, probe_compact_result_name(r), t->compact_result[r]);
-	json_object_end(j);
-	json_u64(j, "fallbacks", t->fallback_total);
-	json_u64(j, "fallbacks_fragmenting", t->fallback_fragmenting);
-	json_u64(j, "kswapd_wakes", t->kswapd_wakes);
-	json_u64(j, "kcompactd_wakes", t->kcompactd_wakes);
-	json_u64(j, "reclaim_writes", t->reclaim_writes);
-	json_object_end(j);
-}
-
-void
-diff_json(FILE *out, const struct diff_args *d)
-{
-	struct json j;
-
-	json_init(&j, out);
-	json_object_begin(&j, NULL);
-	json_str(&j, "file", d->path);
-	json_moment(&j, "from", d->a);
-	json_moment(&j, "to", d->b);
-	json_bool(&j, "reversed", d->reversed);
-	json_double(&j, "seconds", d->b->s.wall - d->a->s.wall, 3);
-	if (has(d, SRC_BUDDYINFO))
-		json_buddy(&j, d);
-	if (has(d, SRC_PAGETYPEINFO))
-		json_pti(&j, d);
-	if (has(d, SRC_VMSTAT))
-		json_vmstat(&j, d);
-	if (has(d, SRC_MEMINFO))
-		json_meminfo(&j, d);
-	json_psi(&j, d);
-	if (has(d, SRC_TASKS))
-		json_tasks(&j, d);
-	if (d->mask & DIFF_PROBES)
-		json_probes(&j, d);
-	json_object_end(&j);
-	fputc('\n', out);
-}
