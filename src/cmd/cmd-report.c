@@ -1,4 +1,8 @@
-/* pagetop report FILE: a recording summarised as text that fits a mail. */
+/*
+ * pagetop report FILE: a recording summarised as text that fits a mail.
+ * With --phases, the same report over each phase between consecutive
+ * marks first, then over the whole.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,15 +12,107 @@
 #include "cmd/cmd-opts.h"
 #include "source/replay.h"
 #include "output/report.h"
+#include "util/fmt.h"
 
 static int cmd_report_exec(int, char **);
 
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
-	.usage = "FILE [--since TIME] [--until TIME]",
+	.usage = "FILE [--since TIME] [--until TIME] [--phases]",
 	.summary = "summarise a recording in plain text that fits a mail (78 columns)",
 	.exec = cmd_report_exec,
 };
+
+/* The report over samples from..to (both included) of f, titled (NULL:
+ * none). *lost: samples that could not be read. -1 out of memory. */
+static int
+cmd_report_span(struct feed *f, const char *path, size_t from, size_t to, const char *title,
+		size_t *lost)
+{
+	struct report *rep = report_new(f, f->tick.rs, path);
+
+	if (!rep) {
+		fprintf(stderr, "pagetop: out of memory\n");
+		return -1;
+	}
+	if (title)
+		report_set_title(rep, title);
+	*lost = report_feed(rep, f, from, to);
+	report_print(rep, stdout);
+	report_free(rep);
+	return 0;
+}
+
+/* Between reports: a rule the eye (and a script) finds. */
+static void
+cmd_report_rule(void)
+{
+	char rule[REPORT_COLUMNS + 1];
+
+	memset(rule, '=', REPORT_COLUMNS);
+	rule[REPORT_COLUMNS] = '\0';
+	printf("\n%s\n\n", rule);
+}
+
+/*
+ * A report per phase of [from, to]: a phase opens at a mark's sample (the
+ * first at or after the mark) and runs to the next mark's, both included,
+ * so that its counter totals are the increases from mark to mark, as
+ * `pagetop diff` gives them, and the phases' totals add up to the whole;
+ * the sample between two phases is in both. The part before the first
+ * mark is "before <that mark>". Marks outside [from, to] open none.
+ */
+static int
+cmd_report_phases(struct feed *f, const char *path, size_t from, size_t to)
+{
+	size_t nm, n_open = 0, lost;
+	const struct feed_mark *m = feed_marks(f, &nm);
+	size_t *open = calloc(nm + 1, sizeof(*open));
+	const struct feed_mark **mk = calloc(nm + 1, sizeof(*mk));
+	char title[600], at[FMT_MOMENT_SIZE];
+	int st = 0;
+	size_t total;
+
+	if (!open || !mk) {
+		fprintf(stderr, "pagetop: out of memory\n");
+		st = -1;
+		goto out;
+	}
+	for (size_t k = 0; k < nm; k++)
+		if (m[k].kind == FEED_MARK && m[k].sample >= from && m[k].sample <= to) {
+			open[n_open] = m[k].sample;
+			mk[n_open++] = &m[k];
+		}
+	if (n_open == 0) {
+		printf("No marks%s: one phase, the whole, below.\n",
+		       from > 0 || to + 1 < feed_count(f) ? " between --since and --until" : "");
+		goto out;
+	}
+	total = n_open + (open[0] > from);
+	for (size_t p = 0, k = 0; p < total; p++) {
+		bool before = open[0] > from && p == 0;
+		size_t a = before ? from : open[k], b = before ? open[0] :
+		    k + 1 < n_open ? open[k + 1] : to;
+
+		if (before) {
+			snprintf(title, sizeof(title), "%zu of %zu, before \"%s\"", p + 1, total,
+				 mk[0]->text);
+		} else {
+			fmt_moment(mk[k]->wall, FMT_DATE, at, sizeof(at));
+			snprintf(title, sizeof(title), "%zu of %zu, \"%s\" (the mark at %s)",
+				 p + 1, total, mk[k]->text, at);
+			k++;
+		}
+		if (p > 0)
+			cmd_report_rule();
+		if ((st = cmd_report_span(f, path, a, b, title, &lost)) != 0)
+			goto out;
+	}
+out:
+	free(open);
+	free(mk);
+	return st;
+}
 
 static int
 cmd_report_exec(int argc, char **argv)
@@ -24,16 +120,17 @@ cmd_report_exec(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "since", required_argument, NULL, 's' },
 		{ "until", required_argument, NULL, 'u' },
+		{ "phases", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *since = NULL, *until = NULL, *path;
-	struct report *rep = NULL;
 	struct feed *f;
 	struct replay *rp;
 	char why[600];
 	size_t n, from, to, lost;
 	int c, status = 1;
+	bool phases = false;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -43,6 +140,9 @@ cmd_report_exec(int argc, char **argv)
 			break;
 		case 'u':
 			until = optarg;
+			break;
+		case 'p':
+			phases = true;
 			break;
 		case 'h':
 			return cmd_opt_usage(&cmd_report_entry, true);
@@ -75,11 +175,14 @@ cmd_report_exec(int argc, char **argv)
 		cmd_say("%s: no samples between --since and --until", path);
 		goto out;
 	}
-	if (!(rep = report_new(f, f->tick.rs, path))) {
-		fprintf(stderr, "pagetop: out of memory\n");
-		goto out;
+	if (phases) {
+		if (cmd_report_phases(f, path, from, to - 1) != 0)
+			goto out;
+		cmd_report_rule();
 	}
-	lost = report_feed(rep, f, from, to - 1);
+	/* The whole: what it is without --phases. */
+	if (cmd_report_span(f, path, from, to - 1, NULL, &lost) != 0)
+		goto out;
 	/* Damage and samples that do not decode are warnings, said as dump
 	 * and export say them: what could be read is still summarised. */
 	snprintf(why, sizeof(why), "%s", f->why);
@@ -90,12 +193,10 @@ cmd_report_exec(int argc, char **argv)
 			snprintf(why, sizeof(why), "%s", f->why);
 			break;
 		}
-	report_print(rep, stdout);
 	status = cmd_recording_status(rp, path, to - from - lost, lost, why);
 	if (fflush(stdout) != 0)
 		status = 1;
 out:
-	report_free(rep);
 	feed_close(f);
 	return status;
 }

@@ -105,6 +105,7 @@ struct report {
 	const struct reasons *rs;
 	const struct feed *f;
 	char path[4096];
+	char title[600];	/* report_set_title() */
 	char host[400];
 	double interval;
 	int pageblock_order;	/* from the header; -1 unknown */

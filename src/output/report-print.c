@@ -163,6 +163,8 @@ print_heading(const struct report *rep, FILE *out)
 
 	fputs("pagetop report of ", out);
 	put_wrapped(out, 18, 2, rep->path);
+	if (rep->title[0])
+		para(out, "Phase:", rep->title);
 	para(out, "Host:", rep->host);
 	fmt_moment(rep->first, FMT_DATE, a, sizeof(a));
 	fmt_moment(rep->last, FMT_DATE, b, sizeof(b));

@@ -48,6 +48,12 @@ report_new(const struct feed *f, const struct reasons *rs, const char *path)
 }
 
 void
+report_set_title(struct report *rep, const char *title)
+{
+	snprintf(rep->title, sizeof(rep->title), "%s", title);
+}
+
+void
 report_free(struct report *rep)
 {
 	if (!rep)

@@ -39,6 +39,10 @@ void report_add(struct report *rep, const struct sample *prev, const struct samp
  */
 size_t report_feed(struct report *rep, struct feed *f, size_t from, size_t to);
 
+/* A line under the heading naming what part of the recording this is
+ * ("Phase: 2 of 3, ..."), for a report per phase; "" (the default): none. */
+void report_set_title(struct report *rep, const char *title);
+
 /* Prints the summary; every line is at most REPORT_COLUMNS wide. */
 void report_print(struct report *rep, FILE *out);
 
