@@ -18,6 +18,7 @@ for size in 80x24 200x60; do
 	wait_screen p$c "REPLAY" 5
 	check_screen "$size Overview: the probes line says why" p$c " $NOPROBES( |\$)"
 	check_screen "$size Overview: the rates still follow" p$c "kswapd scan"
+	check_screen "$size Overview: OOM kills and allocstall kept" p$c "allocstall.*OOM kills|OOM kills"
 	keys p$c 2
 	check_screen "$size Fragmentation: fallbacks say why" p$c "^ $NOPROBES\$"
 	check_screen "$size Fragmentation: the free lists as before" p$c "Free blocks|order"
