@@ -2,7 +2,10 @@
 # The kernel probes' panels in tmux: on the bundled recording, which has
 # no probes, each panel (Overview, Fragmentation, Reclaim, Tasks) says so
 # in one whole line at 80x24 and 200x60, and the rest is drawn as before;
-# the help describes the probes.
+# the help describes the probes. On a recording made by tests/mkprobes,
+# each panel shows the figures of the sample on screen, as worked out here
+# from dump --json (python3), at 80x24 and 200x60, whole; an unavailable
+# recording says why. Live as root, the Reclaim screen has the probes.
 set -u
 . "$TESTLIB"
 export LANG=C.UTF-8
@@ -15,6 +18,7 @@ for size in 80x24 200x60; do
 	wait_screen p$c "REPLAY" 5
 	check_screen "$size Overview: the probes line says why" p$c " $NOPROBES( |\$)"
 	check_screen "$size Overview: the rates still follow" p$c "kswapd scan"
+	check_screen "$size Overview: OOM kills and allocstall kept" p$c "allocstall.*OOM kills|OOM kills"
 	keys p$c 2
 	check_screen "$size Fragmentation: fallbacks say why" p$c "^ $NOPROBES\$"
 	check_screen "$size Fragmentation: the free lists as before" p$c "Free blocks|order"
@@ -33,4 +37,114 @@ for size in 80x24 200x60; do
 	check_eq "$size: no line wider than the screen" "$check_ok" yes
 	keys p$c q
 done
+
+# The figures of sample S (10 s in) from dump --json: its tick (S less
+# S-1) and the probes' window (sample 0 to S, all with probes on).
+T=$TMPDIR_TEST
+$MKPROBES $FIXTURES/recordings/format-2.1.ptrec $T/p.ptrec
+$MKPROBES $FIXTURES/recordings/format-2.1.ptrec $T/u.ptrec unavailable
+$PAGETOP dump --json $T/p.ptrec >$T/all.json
+python3 - $T/all.json >$T/want <<'PY'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])]
+S = [i for i in range(len(s)) if round(s[i]["time"] - s[0]["time"]) == 10][0]
+a, b, w = s[S - 1]["probes"], s[S]["probes"], s[0]["probes"]
+lat = lambda p, k: p["stall"][k]["latency"]
+d = lambda p, q, k: lat(q, k)["count"] - lat(p, k)["count"]
+thr = lambda p, q: q["throttle"]["writeback"]["count"] - p["throttle"]["writeback"]["count"]
+print("dtick=%d mtick=%d ctick=%d" % (d(a, b, "direct"), d(a, b, "memcg"),
+      d(a, b, "compact")))
+print("dwin=%d mwin=%d cwin=%d hist=%d" % (d(w, b, "direct"), d(w, b, "memcg"),
+      d(w, b, "compact"), d(w, b, "direct") + d(w, b, "memcg")))
+print("wtick=%d wwin=%d" % (thr(a, b), thr(w, b)))
+print("rwtick=%d rwwin=%d" % (b["reclaim_writes"] - a["reclaim_writes"],
+      b["reclaim_writes"] - w["reclaim_writes"]))
+# Fallbacks: the busiest (asked, taken) pair over the window.
+def pairs(p):
+	out = {}
+	for f in p["fallbacks"]:
+		k = (f["asked"], f["taken"])
+		out[k] = out.get(k, 0) + f["count"]
+	return out
+pw, pa, pb = pairs(w), pairs(a), pairs(b)
+win = {k: v - pw.get(k, 0) for k, v in pb.items()}
+top = max(win, key=lambda k: win[k])
+names = ["Unmovable", "Movable", "Reclaimable", "HighAtomic", "Isolate"]
+print("fbpair='%s -> %s' fbtick=%d fbwin=%d" % (names[top[0]], names[top[1]],
+      pb[top] - pa.get(top, 0), win[top]))
+# The tasks of ticks 1..S, by tid, most total time first.
+tasks = {}
+for i in range(1, S + 1):
+	for t in s[i]["probes"]["tasks"]:
+		e = tasks.setdefault(t["tid"], [t["comm"], 0, 0])
+		e[1] += t["count"]
+		e[2] += t["total_ns"]
+tid = max(tasks, key=lambda k: tasks[k][2])
+print("ttid=%d tcomm=%s tcount=%d" % (tid, tasks[tid][0], tasks[tid][1]))
+vf = sum(x["count"] for i in range(1, S + 1) for x in s[i]["probes"]["dstacks"]
+	 if "wait_for_vfork_done" in x["stack"])
+print("vfork=%d" % vf)
+PY
+check_eq "the expected figures worked out" "$?" 0
+. $T/want
+U='[0-9.]+(us|ms|s)'
+
+for size in 80x24 200x60; do
+	c=${size%x*} r=${size#*x}
+	tmux_start m$c $c $r "$PAGETOP replay $T/p.ptrec"
+	wait_screen m$c "REPLAY" 5
+	for i in 1 2 3 4 5 6 7 8 9 10; do keys m$c Right; done
+	check_screen "$size on sample 10" m$c " 10s / "
+	check_screen "$size Overview: direct reclaim and compaction stall time" m$c \
+	    "(^| ) stalled in direct reclaim $U/s \\($dtick\\)  in compaction $U/s \\($ctick\\)\$"
+	check_screen "$size Overview: OOM kills still shown" m$c "OOM kills"
+	keys m$c 3
+	check_screen "$size Reclaim: direct, tick and window, every column" m$c \
+	    "^direct reclaim +$dtick( +$U){3} +$U/s +$dwin +$U\$"
+	check_screen "$size Reclaim: memcg" m$c "^memcg reclaim +$mtick( +$U){3} +$U/s +$mwin +$U\$"
+	check_screen "$size Reclaim: compaction" m$c "^compaction +$ctick .* $cwin +$U\$"
+	check_screen "$size Reclaim: throttled for writeback" m$c \
+	    "^  writeback +$wtick +$U/s +$wwin +$U\$"
+	[ $r -lt 40 ] && keys m$c NPage
+	check_screen "$size Reclaim: kswapd awake" m$c "^kswapd wakes, awake +[0-9]+ +$U/s +[0-9]+ +$U\$"
+	check_screen "$size Reclaim: writes from reclaim" m$c "^reclaim writes +$rwtick +[0-9]+/s +$rwwin\$"
+	check_screen "$size Reclaim: the window's histogram" m$c \
+	    "^reclaim latency, direct and memcg, last 10s: $hist stalls"
+	check_screen "$size Reclaim: its rows whole" m$c "^ +[0-9.]+-[0-9.]+(us|ms|s) .* [0-9]+\$"
+	keys m$c 2
+	check_screen "$size Fragmentation: the busiest pair, its free lists beside it" m$c \
+	    "^$fbpair +$fbtick now +$fbwin win  free [0-9.]+[KMGT]?, [0-9]+ >=o[0-9]+"
+	check_screen "$size Fragmentation: by order over the window" m$c \
+	    "^by order, this tick/window +0: [0-9]+/[0-9]+ "
+	keys m$c 4
+	check_screen "$size Tasks: the window's longest stalled task" m$c \
+	    "^ +$ttid $tcomm +direct +$tcount +$U +$U\$"
+	check_screen "$size Tasks: the vfork D sleeps grouped, task and reason" m$c \
+	    "^ +$vfork +$U +$U vfork +vfork-helper +parent waiting"
+	w=$(screen_of m$c | wc -L)
+	check_eq "$size: no line wider than the screen" \
+	    "$([ "$w" -le $c ] && echo yes || echo "$w")" yes
+	keys m$c q
+	tmux_start u$c $c $r "$PAGETOP replay $T/u.ptrec"
+	wait_screen u$c "REPLAY" 5
+	keys u$c Right
+	check_screen "$size unavailable: the Overview says why" u$c "probes: not root"
+	keys u$c 3
+	check_screen "$size unavailable: the Reclaim panel says why" u$c "^  probes: not root"
+	keys u$c q
+done
+
+# Live, as root on a kernel where they load: the probes' rows, no why.
+if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ]; then
+	tmux_start live 80 60 "$PAGETOP"
+	wait_screen live "LIVE" 5
+	sleep 2
+	keys live 3
+	check_screen "live: the Reclaim screen's direct reclaim row" live "^direct reclaim +[0-9]+ "
+	check_screen "live: ... and memcg" live "^memcg reclaim +[0-9]+ "
+	check_no_screen "live: no 'unavailable' line" live "unavailable|probes: "
+	keys live q
+else
+	ok "live probes # SKIP not root, or no BTF"
+fi
 done_testing

@@ -7,6 +7,6 @@
 
 /* The rows the panel takes at the bottom of a screen of rows. */
 int frag_fallbacks_height(const struct view_ctx *ctx, int rows);
-void frag_fallbacks_draw(const struct view_ctx *ctx, int y, int rows);
+void frag_fallbacks_draw(const struct view_ctx *ctx, int zone, int y, int rows);
 
 #endif

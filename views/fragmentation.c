@@ -632,11 +632,12 @@ static void
 fragmentation_draw(const struct view_ctx *ctx, void *state)
 {
 	struct view_ctx lists = *ctx;
+	struct frag_state *st = state;
 	int fh = frag_fallbacks_height(ctx, ctx->rows);
 
 	lists.rows -= fh;
 	fragmentation_draw_lists(&lists, state);
-	frag_fallbacks_draw(ctx, ctx->y + lists.rows, fh);
+	frag_fallbacks_draw(ctx, st->picked ? st->zone : -1, ctx->y + lists.rows, fh);
 }
 
 static bool

@@ -450,20 +450,51 @@ rate_cell(const struct view_ctx *ctx, const struct rate_item *it, int y, int x, 
 		view_chart_line(y + p, x + 21, sw, v, n, max, p, parts, it->st);
 }
 
-/* One line: the time tasks stalled in direct reclaim and in compaction
- * per second, from the kernel probes. */
+/* The rates dropped first when the rows are too few for all: those
+ * another rate or the probes' line tells much of. */
+static const enum counter rate_drop_order[] = {
+	CTR_THP_FAULT_FALLBACK, CTR_COMPACT_SUCCESS, CTR_PGSTEAL_KSWAPD, CTR_PGSTEAL_DIRECT,
+	CTR_WORKINGSET_REFAULT, CTR_COMPACT_FAIL, CTR_PGMAJFAULT, CTR_PGSCAN_KSWAPD,
+};
+
+/* Keeps at most max of the n rates in shown[], in their order, dropping
+ * by rate_drop_order; returns how many are left. */
+static int
+rates_fit(int *shown, int n, int max)
+{
+	for (size_t d = 0; n > max && d < sizeof(rate_drop_order) / sizeof(rate_drop_order[0]);
+	     d++)
+		for (int i = 0; i < n; i++)
+			if (rate_items[shown[i]].c == rate_drop_order[d]) {
+				memmove(&shown[i], &shown[i + 1], (size_t)(n - i - 1) * sizeof(*shown));
+				n--;
+				break;
+			}
+	return n < max ? n : max;
+}
+
+/* The panel's title and one line: the time tasks stalled in direct
+ * reclaim and in compaction per second, from the kernel probes. Without
+ * them, why, on the title's rule when it fits there (no row spent). */
 static void
-panel_probes(const struct view_ctx *ctx, struct area *a)
+panel_probes(const struct view_ctx *ctx, struct area *a, const char *title)
 {
 	struct hist_probe_sum t;
-	char line[160], d[16], c[16];
+	char line[160], fit[160], d[16], c[16];
+	int tw = (int)strlen(title);
 
-	if (!area_room(a, 1))
-		return;
 	if (!probes_panel_on(ctx, line, sizeof(line))) {
-		draw_text(a->y++, a->x + 1, a->w - 1, ST_DIM, "%s", line);
+		view_title(a->y, a->x, a->w, title);
+		if (tw + 2 + view_fit(line, (int)sizeof(fit), fit, sizeof(fit)) + 2 <= a->w)
+			draw_text(a->y, a->x + tw, a->w - tw, ST_DIM, " %s ", line);
+		else if (area_room(a, 2))
+			draw_text(++a->y, a->x + 1, a->w - 1, ST_DIM, "%s", line);
+		a->y++;
 		return;
 	}
+	a->y = view_title(a->y, a->x, a->w, title);
+	if (!area_room(a, 1))
+		return;
 	if (ctx->seq == 0 || !history_probe_sum(ctx->h, ctx->seq - 1, ctx->seq, &t) ||
 	    t.seconds <= 0) {
 		draw_text(a->y++, a->x + 1, a->w - 1, ST_DIM, "stalled: %s", draw_unknown());
@@ -487,8 +518,7 @@ panel_rates(const struct view_ctx *ctx, struct area *a, int columns, int parts)
 
 	if (!area_room(a, 2))
 		return;
-	view_title(a->y++, a->x, a->w, "Reclaim and compaction (per second)");
-	panel_probes(ctx, a);
+	panel_probes(ctx, a, "Reclaim and compaction (per second)");
 	if (!e || !(e->valid & SRC_BIT(SRC_VMSTAT))) {
 		if (view_missing(ctx, SRC_VMSTAT, why, sizeof(why)))
 			draw_text(a->y++, a->x + 1, a->w - 1, ST_WARN, "%s", why);
@@ -502,6 +532,9 @@ panel_rates(const struct view_ctx *ctx, struct area *a, int columns, int parts)
 		panel_filtered(ctx, a, "rate's name");
 		return;
 	}
+	if (a->end <= a->y)
+		return;
+	n = rates_fit(shown, n, (a->end - a->y) * columns);
 	rows = (n + columns - 1) / columns;
 	/* Taller charts where every rate still gets its lines. */
 	if (parts < 1 || rows * parts > a->end - a->y)

@@ -16,11 +16,11 @@
 #include "model/probe-derive.h"
 #include "util/text.h"
 
-#define LABEL_W		16
+#define LABEL_W		19
 #define BAR_MAX		40
 
-enum pl_kind { PL_OFF, PL_MISSING, PL_HEAD, PL_STALL, PL_HIST_TITLE, PL_BUCKET, PL_THROTTLE,
-	       PL_KSWAPD, PL_WRITES, PL_MAX = 64 };
+enum pl_kind { PL_OFF, PL_MISSING, PL_HEAD, PL_STALL, PL_HIST_TITLE, PL_BUCKET, PL_THR_TITLE,
+	       PL_THROTTLE, PL_KSWAPD, PL_WRITES, PL_MAX = 64 };
 
 struct pl {
 	int n;
@@ -152,6 +152,11 @@ pl_build(const struct view_ctx *ctx, struct pl *p)
 		for (int b = 0; b < PROBE_BUCKETS; b++)
 			p->reclaim.bucket[b] += p->win.stall[k].bucket[b];
 	}
+	pl_add(p, PL_THR_TITLE, 0);
+	for (int r = 0; r < THROTTLE_REASON_COUNT; r++)
+		pl_add(p, PL_THROTTLE, r);
+	pl_add(p, PL_KSWAPD, 0);
+	pl_add(p, PL_WRITES, 0);
 	pl_add(p, PL_HIST_TITLE, 0);
 	for (int b = 0; b < PROBE_BUCKETS; b++)
 		if (p->reclaim.bucket[b]) {
@@ -161,10 +166,6 @@ pl_build(const struct view_ctx *ctx, struct pl *p)
 		}
 	for (int b = lo; lo >= 0 && b <= hi; b++)
 		pl_add(p, PL_BUCKET, b);
-	for (int r = 0; r < THROTTLE_REASON_COUNT; r++)
-		pl_add(p, PL_THROTTLE, r);
-	pl_add(p, PL_KSWAPD, 0);
-	pl_add(p, PL_WRITES, 0);
 }
 
 int
@@ -256,13 +257,20 @@ reclaim_probes_draw(const struct view_ctx *ctx, int i, int y)
 	case PL_BUCKET:
 		draw_bucket(ctx, &p, r, y);
 		break;
+	case PL_THR_TITLE:
+		draw_text(y, ctx->x, ctx->cols, ST_DIM, "%-*s %6s %20s %10s %8s %7s", LABEL_W,
+			  "throttled for", "count", "", "slept", "window", "slept");
+		break;
 	case PL_THROTTLE:
-		probes_fmt_ns(p.tick_ok ? (double)p.tick.throttle_us[r] * 1e3 : NAN, a, sizeof(a));
+		/* The stall table's columns: slept per second under "stalled". */
+		probes_fmt_ns(p.tick_ok && p.tick.seconds > 0 ?
+			      (double)p.tick.throttle_us[r] * 1e3 / p.tick.seconds : NAN, a,
+			      sizeof(a));
 		probes_fmt_ns((double)p.win.throttle_us[r] * 1e3, b, sizeof(b));
 		draw_text(y, ctx->x, ctx->cols, p.tick.throttle_count[r] ? ST_WARN : ST_DIM,
-			  "throttled %-10s %6llu slept %6s   window %llu, %s",
+			  "  %-*s %6llu %20s %8s/s %8llu %7s", LABEL_W - 2,
 			  probe_throttle_name((enum probe_throttle_reason)r),
-			  (unsigned long long)p.tick.throttle_count[r], a,
+			  (unsigned long long)p.tick.throttle_count[r], "", a,
 			  (unsigned long long)p.win.throttle_count[r], b);
 		break;
 	case PL_KSWAPD:
@@ -270,17 +278,17 @@ reclaim_probes_draw(const struct view_ctx *ctx, int i, int y)
 			      (double)p.tick.kswapd_awake_us * 1e3 / p.tick.seconds : NAN,
 			      a, sizeof(a));
 		probes_fmt_ns((double)p.win.kswapd_awake_us * 1e3, b, sizeof(b));
-		probes_fmt_ns(p.win.seconds > 0 ?
-			      (double)p.win.kswapd_awake_us * 1e3 / p.win.seconds : NAN, c, sizeof(c));
-		draw_text(y, ctx->x, ctx->cols, ST_NORMAL,
-			  "%-*s %6s/s %llu wakes   window %s (%s/s)", LABEL_W, "kswapd awake", a,
-			  (unsigned long long)p.tick.kswapd_wakes, b, c);
+		draw_text(y, ctx->x, ctx->cols, p.tick.kswapd_awake_us ? ST_NORMAL : ST_DIM,
+			  "%-*s %6llu %20s %8s/s %8llu %7s", LABEL_W, "kswapd wakes, awake",
+			  (unsigned long long)p.tick.kswapd_wakes, "", a,
+			  (unsigned long long)p.win.kswapd_wakes, b);
 		break;
 	case PL_WRITES:
-		draw_text(y, ctx->x, ctx->cols, p.tick.reclaim_writes ? ST_WARN : ST_NORMAL,
-			  "%-*s %6.0f/s   window %llu", LABEL_W, "reclaim writes",
-			  p.tick_ok && p.tick.seconds > 0 ?
-			  (double)p.tick.reclaim_writes / p.tick.seconds : 0.0,
+		snprintf(c, sizeof(c), "%.0f", p.tick_ok && p.tick.seconds > 0 ?
+			 (double)p.tick.reclaim_writes / p.tick.seconds : 0.0);
+		draw_text(y, ctx->x, ctx->cols, p.tick.reclaim_writes ? ST_WARN : ST_DIM,
+			  "%-*s %6llu %20s %8s/s %8llu", LABEL_W, "reclaim writes",
+			  (unsigned long long)p.tick.reclaim_writes, "", c,
 			  (unsigned long long)p.win.reclaim_writes);
 		break;
 	default:

@@ -30,16 +30,19 @@ panel_rows(const struct view_ctx *ctx, int *n_tasks, int *n_stacks)
 		return 2;
 	*n_tasks = history_probe_tasks(ctx->h, first, ctx->seq, t, HIST_PROBE_TASKS, NULL);
 	*n_stacks = history_probe_dstacks(ctx->h, first, ctx->seq, d, HIST_PROBE_DSTACKS, NULL);
-	return 2 + (*n_tasks ? *n_tasks : 1) + 1 + (*n_stacks ? *n_stacks : 1);
+	return 2 + (*n_tasks ? *n_tasks : 1) + 2 + (*n_stacks ? *n_stacks : 1);
 }
 
 int
-tasks_probes_height(const struct view_ctx *ctx, int avail)
+tasks_probes_height(const struct view_ctx *ctx, int avail, int spare)
 {
 	int nt, ns, want = panel_rows(ctx, &nt, &ns), cap = avail / 2;
 
 	if (cap < 6)
 		cap = avail < 6 ? avail : 6;
+	/* What the blocked tasks leave unused is the panel's too. */
+	if (spare > cap)
+		cap = spare < avail ? spare : avail;
 	return want < cap ? want : cap;
 }
 
@@ -83,7 +86,7 @@ tasks_probes_draw(const struct view_ctx *ctx, int y, int rows)
 	nt = history_probe_tasks(ctx->h, first, ctx->seq, t, HIST_PROBE_TASKS, &more_t);
 	ns = history_probe_dstacks(ctx->h, first, ctx->seq, d, HIST_PROBE_DSTACKS, &more_s);
 	/* The stacks get at least two rows when there are any. */
-	room = end - y - 2 - 1 - (ns ? (ns < 2 ? ns : 2) : 1);
+	room = end - y - 2 - 2 - (ns ? (ns < 2 ? ns : 2) : 1);
 	snprintf(line, sizeof(line), "Stalled in reclaim or compaction, last %s (in R)", span);
 	y = view_title(y, ctx->x, ctx->cols, line);
 	if (y < end)
@@ -108,12 +111,15 @@ tasks_probes_draw(const struct view_ctx *ctx, int y, int rows)
 		return;
 	snprintf(line, sizeof(line), "Short D sleeps by stack, last %s", span);
 	y = view_title(y, ctx->x, ctx->cols, line);
+	if (ns && y < end)
+		draw_text(y++, ctx->x, ctx->cols, ST_DIM, "%6s %7s %7s %-10s %-16s %s", "count",
+			  "total", "max", "category", "last task", "wait reason");
 	if (ns == 0 && y < end)
 		draw_text(y++, ctx->x, ctx->cols, ST_GOOD, "%7s none", "");
 	for (int i = 0; i < ns && y < end; i++) {
 		enum wait_category cat;
 		const char *frame, *why = history_stack_reason(ctx->h, d[i].stack, &cat, &frame);
-		char reason[2 * REASON_TEXT_LEN], esc[4 * REASON_TEXT_LEN];
+		char reason[2 * REASON_TEXT_LEN], esc[4 * REASON_TEXT_LEN], fit[4 * REASON_TEXT_LEN];
 
 		if (y == end - 1 && i < ns - 1) {
 			draw_text(y++, ctx->x, ctx->cols, ST_DIM, "%7s %d more stacks", "",
@@ -128,7 +134,9 @@ tasks_probes_draw(const struct view_ctx *ctx, int y, int rows)
 			snprintf(reason, sizeof(reason), "%s", why[0] ? why : "(no stack)");
 		text_esc(esc, sizeof(esc), reason);
 		text_esc(comm, sizeof(comm), d[i].last_comm);
-		draw_text(y++, ctx->x, ctx->cols, ST_NORMAL, "%6llu %7s %7s %-10s %s (%s)",
-			  (unsigned long long)d[i].count, a, b, wait_category_name(cat), esc, comm);
+		/* The reason last: a narrow screen cuts words, never a figure. */
+		view_fit(esc, ctx->cols - 51, fit, sizeof(fit));
+		draw_text(y++, ctx->x, ctx->cols, ST_NORMAL, "%6llu %7s %7s %-10s %-16.16s %s",
+			  (unsigned long long)d[i].count, a, b, wait_category_name(cat), comm, fit);
 	}
 }

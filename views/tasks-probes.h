@@ -4,8 +4,9 @@
 
 #include "views/view.h"
 
-/* The rows the panel takes at the bottom of avail rows. */
-int tasks_probes_height(const struct view_ctx *ctx, int avail);
+/* The rows the panel takes at the bottom of avail rows: up to half, or
+ * up to spare, what the list above leaves unused, when that is more. */
+int tasks_probes_height(const struct view_ctx *ctx, int avail, int spare);
 /* The panel in rows lines from y. */
 void tasks_probes_draw(const struct view_ctx *ctx, int y, int rows);
 

@@ -296,8 +296,13 @@ tasks_draw_list(const struct view_ctx *ctx, void *state)
 static void
 tasks_draw(const struct view_ctx *ctx, void *state)
 {
+	struct tasks_state *st = state;
 	struct view_ctx list = *ctx;
-	int ph = tasks_probes_height(ctx, ctx->rows - 3);
+	/* The list's rows at the last draw, its states and header lines, and
+	 * one spare; a summary of the past (not the latest sample) gets 8. */
+	int need = ctx->tasks && ctx->seq == ctx->latest && !st->detail_tid ?
+	    4 + (st->rows > 0 ? st->rows : 1) : 8;
+	int ph = tasks_probes_height(ctx, ctx->rows - 3, ctx->rows - need);
 
 	if (ph < 0)
 		ph = 0;

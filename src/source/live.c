@@ -238,7 +238,8 @@ live_open(const struct live_opts *o, char *why, size_t size)
 		if (!(l->probes = probes_open(&po, l->probes_why, sizeof(l->probes_why))) &&
 		    !l->probes_why[0])
 			snprintf(l->probes_why, sizeof(l->probes_why), "not loaded");
-	}
+	} else if (o->no_probes)
+		snprintf(l->probes_why, sizeof(l->probes_why), "off (--no-probes)");
 	/* The task iterator loads, or not, apart from the probes; the
 	 * scan owns it, and reads /proc without it. */
 	if (l->ts) {
