@@ -49,12 +49,15 @@ tasks_delays_draw(const struct view_ctx *ctx, int y, int rows)
 		return;
 	}
 	for (int c = 0; c < NCOLS && n < sizeof(line); c++) {
-		probes_fmt_ns((double)dl->total_ns[cols[c]], v[c], sizeof(v[c]));
+		if (dl->total_ns[cols[c]] == 0)
+			snprintf(v[c], sizeof(v[c]), "0");
+		else
+			probes_fmt_ns((double)dl->total_ns[cols[c]], v[c], sizeof(v[c]));
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s %s", c ? "  " : "",
 				      delay_kind_name(cols[c]), v[c]);
 	}
-	draw_text(y++, x + 1, w - 1, ST_NORMAL, "%s  (%u of %u tasks that ran)", line,
-		  dl->answered, dl->ran);
+	draw_text(y++, x + 1, w - 1, ST_NORMAL, "%s  (%u/%u tasks)", line, dl->answered,
+		  dl->ran);
 	if (y >= end)
 		return;
 	draw_text(y++, x, w, ST_DIM, "%7s %-16s %8s %8s %8s %8s %8s", "tid", "comm",

@@ -13,6 +13,7 @@
 #include "model/history.h"
 #include "model/taskgroups.h"
 #include "model/tasks.h"
+#include "views/tasks-delays.h"
 #include "views/tasks-probes.h"
 #include "views/view.h"
 
@@ -302,13 +303,16 @@ tasks_draw(const struct view_ctx *ctx, void *state)
 	 * one spare; a summary of the past (not the latest sample) gets 8. */
 	int need = ctx->tasks && ctx->seq == ctx->latest && !st->detail_tid ?
 	    4 + (st->rows > 0 ? st->rows : 1) : 8;
-	int ph = tasks_probes_height(ctx, ctx->rows - 3, ctx->rows - need);
+	/* Delay accounting under the probes, of the latest sample only. */
+	int dh = ctx->seq == ctx->latest ? tasks_delays_height(ctx, (ctx->rows - need) / 2) : 0;
+	int ph = tasks_probes_height(ctx, ctx->rows - 3 - dh, ctx->rows - need - dh);
 
 	if (ph < 0)
 		ph = 0;
-	list.rows -= ph;
+	list.rows -= ph + dh;
 	tasks_draw_list(&list, state);
 	tasks_probes_draw(ctx, ctx->y + list.rows, ph);
+	tasks_delays_draw(ctx, ctx->y + list.rows + ph, dh);
 }
 
 static bool

@@ -187,7 +187,10 @@ intern_stack(struct hist_probes *pr, const struct probe_dstack *d)
 	snprintf(hs->first, sizeof(hs->first), "%s", n ? st->f[0].func : "");
 	reasons_match(pr->rs, st, NULL, &rm);
 	hs->category = (uint8_t)rm.category;
-	snprintf(hs->reason, sizeof(hs->reason), "%s", rm.reason ? rm.reason : "");
+	/* A probe's stack with no frames was not named (yet), which is not
+	 * the task scan's "needs root". */
+	snprintf(hs->reason, sizeof(hs->reason), "%s", n == 0 ? "stack not named yet" :
+		 rm.reason ? rm.reason : "");
 	snprintf(hs->frame, sizeof(hs->frame), "%s",
 		 rm.frame >= 0 && rm.frame < n ? st->f[rm.frame].func : "");
 	return pr->n_stacks++;

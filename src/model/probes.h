@@ -24,7 +24,7 @@
 #include "parse/stack.h"
 
 /* Latency buckets, log2 of microseconds: bucket 0 holds [0, 2) us, bucket
- * i >= 1 holds [2^i, 2^(i+1)) us; the last one is open (about 16.8 s up). */
+ * i >= 1 holds [2^i, 2^(i+1)) us; the last one is open (8.39 s up). */
 #define PROBE_BUCKETS		24
 #define PROBE_ORDERS		16	/* orders above 15 are counted as 15 */
 #define PROBE_MIGRATETYPES	8	/* the kernel's migratetype numbers */

@@ -64,6 +64,7 @@ struct entry {
 	int32_t tid;		/* 0: empty */
 	uint32_t gen;		/* the read it was last seen in */
 	uint64_t btime;
+	double at;		/* mono seconds of that read */
 	uint64_t ns[DELAY_KIND_COUNT];
 	uint32_t count[DELAY_KIND_COUNT];	/* low bits: differences hold */
 };
@@ -73,6 +74,7 @@ struct delayacct {
 	bool unavailable;
 	char why[120];		/* why unavailable */
 	int enabled;		/* kernel.task_delayacct at the last look */
+	double now;		/* mono seconds of the read being made */
 	double enabled_at;	/* mono of that look, < 0: none */
 	uint32_t gen;
 	uint32_t version, kinds;	/* of the last answer */
@@ -590,6 +592,7 @@ entry_set(struct entry *e, const struct delayacct_totals *t, uint32_t gen)
 	int k;
 
 	e->gen = gen;
+	e->at = -1;		/* the caller's read, set by task_account */
 	e->btime = t->btime;
 	for (k = 0; k < DELAY_KIND_COUNT; k++) {
 		e->ns[k] = t->ns[k];
@@ -607,18 +610,26 @@ task_account(struct delayacct *d, const struct delayacct_totals *t,
 	int k;
 
 	if ((e = table_find(d, t->tid)) == NULL) {
-		entry_set(table_add(d, t->tid), t, d->gen);
+		e = table_add(d, t->tid);
+		entry_set(e, t, d->gen);
+		e->at = d->now;
 		out->first_seen++;
 		return;
 	}
+	/* A task waits one wait at a time: more than the time since it was
+	 * asked (a second of slack for the spread of the asks) is not its
+	 * increase but another counting (seen on a kworker: a total longer
+	 * than the uptime). Taken as a new baseline, as a tid reused. */
 	for (k = 0; k < DELAY_KIND_COUNT; k++)
-		if (t->ns[k] < e->ns[k])
+		if (t->ns[k] < e->ns[k] || (e->at >= 0 && k != DELAY_CPU &&
+		    (double)(t->ns[k] - e->ns[k]) > (d->now - e->at + 1.0) * 1e9))
 			break;
 	/* The kernel makes btime as now less the time since it began, in
 	 * whole seconds: it moves by one between asks. */
 	if (k < DELAY_KIND_COUNT || t->btime > e->btime + 1 ||
 	    e->btime > t->btime + 1) {
 		entry_set(e, t, d->gen);	/* another task, same tid */
+		e->at = d->now;
 		out->first_seen++;
 		return;
 	}
@@ -633,6 +644,7 @@ task_account(struct delayacct *d, const struct delayacct_totals *t,
 		out->total_count[k] += dt.count[k];
 	}
 	entry_set(e, t, d->gen);
+	e->at = d->now;
 	top_add(out, &dt);
 }
 
@@ -645,6 +657,7 @@ delayacct_read(struct delayacct *d, const int *tids, size_t n,
 	size_t i;
 	int r;
 
+	d->now = now;
 	memset(out, 0, sizeof(*out));
 	out->ran = (uint32_t)n;
 	if (d->unavailable) {
