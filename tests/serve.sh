@@ -274,4 +274,36 @@ fi
 kill -INT $spid
 wait $spid
 pids=${pids% $spid}
+# The kernel probes, live on the real /proc: as root they load, and a
+# scrape has their histograms; the text stays valid for promtool.
+if [ "$(id -u)" != 0 ]; then
+	ok "probes live # SKIP not root: the probes need root"
+elif [ ! -r /sys/kernel/btf/vmlinux ]; then
+	ok "probes live # SKIP the kernel has no BTF"
+else
+	$PAGETOP serve --listen 127.0.0.1:0 -d 0.3 2>$T/serve3.err &
+	spid=$!
+	pids="$pids $spid"
+	wait_for $T/serve3.err 'serving http://'
+	ADDR3=$(sed -n 's|.*http://\([^/]*\)/metrics.*|\1|p' $T/serve3.err)
+	sleep 0.7
+	curl -s -o $T/p.txt http://$ADDR3/metrics
+	check_match "probes live, as root: pagetop_probes_up 1" "$(cat $T/p.txt)" '^pagetop_probes_up 1$'
+	check_match "... the stall histogram's buckets" "$(cat $T/p.txt)" \
+		'^pagetop_probe_stall_seconds_bucket\{kind="direct",le="\+Inf"\} [0-9]+$'
+	check_match "... its count" "$(cat $T/p.txt)" \
+		'^pagetop_probe_stall_seconds_count\{kind="direct"\} [0-9]+$'
+	if command -v promtool >/dev/null; then
+		out=$(promtool check metrics < $T/p.txt 2>&1)
+		check_eq "... promtool check metrics passes with the probes" "$?:$out" "0:"
+	fi
+	curl -s -H 'Accept: application/openmetrics-text; version=1.0.0' -o $T/p.om \
+		http://$ADDR3/metrics
+	check_match "... OpenMetrics: a _created for the counters" "$(cat $T/p.om)" \
+		'^pagetop_probe_stall_seconds_created\{kind="direct"\} [0-9]+(\.[0-9]+)?$'
+	check_no_match "... and none in the 0.0.4 text" "$(cat $T/p.txt)" '_created'
+	kill -INT $spid
+	wait $spid
+	pids=${pids% $spid}
+fi
 done_testing

@@ -25,7 +25,7 @@ static int cmd_export_exec(int, char **);
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
 	.usage = "FILE --format csv|json|openmetrics [--since TIME] [--until TIME]\n"
-		 "      [--source buddyinfo|pagetypeinfo|vmstat|meminfo|zoneinfo|pressure|tasks|all]",
+		 "      [--source buddyinfo|pagetypeinfo|vmstat|meminfo|zoneinfo|pressure|tasks|probes|all]",
 	.summary = "write a recording's samples as CSV, JSON lines or OpenMetrics (for promtool)",
 	.exec = cmd_export_exec,
 };
@@ -47,11 +47,21 @@ csv_field(FILE *out, const char *text)
 	return fputc('"', out);
 }
 
+/* A histogram's buckets, a _created and a series of changing shape are
+ * not CSV columns. */
+static bool
+csv_has(const struct metric_set *m, int i)
+{
+	return !(metrics_series(m, i)->where & (METRIC_NOT_CSV | METRIC_ONLY_OM));
+}
+
 static void
 csv_header(const struct metric_set *m, FILE *out)
 {
 	fputs("time", out);
 	for (int i = 0; i < metrics_n_series(m); i++) {
+		if (!csv_has(m, i))
+			continue;
 		fputc(',', out);
 		csv_field(out, metrics_series(m, i)->column);
 	}
@@ -66,6 +76,8 @@ csv_row(const struct metric_set *m, double wall, const int64_t *v, FILE *out)
 	metrics_format_value(arith_llround(wall * 1000), 3, buf);
 	fputs(buf, out);
 	for (int i = 0; i < metrics_n_series(m); i++) {
+		if (!csv_has(m, i))
+			continue;
 		fputc(',', out);
 		if (v[i] == METRIC_NONE)
 			continue;
@@ -81,9 +93,12 @@ json_line(struct tick *t, unsigned mask, FILE *out)
 {
 	struct sample *s = t->s;
 	struct source_status saved[SRC_COUNT];
+	enum probes_state probes = s->probes.state;
 	struct json j;
 
 	memcpy(saved, s->status, sizeof(saved));
+	if (!(mask & METRICS_SRC_PROBES))
+		s->probes.state = PROBES_NONE;
 	for (int i = 0; i < SRC_COUNT; i++)
 		if (!(mask & SRC_BIT(i)) && i != SRC_UPTIME)
 			s->status[i].err = SRC_NOT_READ;
@@ -91,6 +106,7 @@ json_line(struct tick *t, unsigned mask, FILE *out)
 	sample_json(&j, s, tick_groups(t));
 	fputc('\n', out);
 	memcpy(s->status, saved, sizeof(saved));
+	s->probes.state = probes;
 }
 
 static int
@@ -179,6 +195,13 @@ cmd_export_exec(int argc, char **argv)
 	if ((status = cmd_opt_span("export", replay_feed_replay(f)->r, n, since, until, &from,
 				   &to)) != 0)
 		goto out;
+	/* OpenMetrics keeps a series for every probe fallback pair of the
+	 * span, however late it first shows: the set is built once. */
+	for (size_t i = from; fmt == EXPORT_OPENMETRICS && i < to; i++)
+		if (feed_seek(f, i) == 0) {
+			in = metrics_input_of(&f->tick);
+			metrics_note(m, &in);
+		}
 	for (size_t i = from; i < to; i++) {
 		/* The first seek finds what is in force there: the kernel
 		 * events are counted from it on. */

@@ -200,6 +200,8 @@ export_om_write(struct export_om *x, FILE *out, char *why, size_t size)
 		memcpy(p, name, (size_t)hl);
 		used += (size_t)hl;
 		for (int s = fa->first; s < fa->first + fa->n; s++) {
+			if (metrics_series(m, s)->where & METRIC_ONLY_CSV)
+				continue;
 			name_len = metrics_format_name(m, s, name, sizeof(name));
 			if (name_len <= 0 || (size_t)name_len >= sizeof(name))
 				continue;

@@ -28,6 +28,7 @@ enum metric_kind {
 	MK_BLOCKED_LONGEST,	/* a category */
 	MK_SOURCE_UP,		/* a source */
 	MK_KMSG,		/* a kind */
+	MK_PROBE,		/* a enum probe_metric, b, c by it (metrics-probes.c) */
 };
 
 #define METRICS_MAX_SERIES	65536	/* far above any kernel's shape */
@@ -47,7 +48,25 @@ struct metric_set {
 	bool cats_done;
 	int cat_count[WAIT_COUNT];
 	double cat_longest[WAIT_COUNT];
+	/* The probe fallback pairs seen nonzero: a bit per taken type,
+	 * [order][asked] (metrics_note). */
+	uint8_t fb_seen[PROBE_ORDERS][PROBE_MIGRATETYPES];
 };
+
+/* The catalogue's builders (metrics.c), for metrics-probes.c. */
+struct metric_family *metrics_fam_add(struct metric_set *m, const char *name,
+				      enum metric_type type, const char *unit, const char *help);
+struct metric_series *metrics_ser_add(struct metric_set *m, int kind, int a, int b, int c,
+				      int decimals);
+/* Sets a series' sample name suffix ("_bucket"...) and its CSV column;
+ * before any label. */
+void metrics_ser_suffix(struct metric_set *m, struct metric_series *se, const char *suffix);
+void metrics_lab(struct metric_series *se, const char *name, const char *value);
+void metrics_lab_int(struct metric_series *se, const char *name, int value);
+
+/* The kernel probes' families (metrics-probes.c) and their values. */
+void metrics_probes_build(struct metric_set *m, const struct metrics_input *in);
+int64_t metrics_probes_value(const struct metric_series *se, const struct metrics_input *in);
 
 /* PSI line some (full 0) or full of resource r; NULL without the resource. */
 static inline const struct psi_line *

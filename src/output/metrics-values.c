@@ -159,6 +159,8 @@ series_value(struct metric_set *m, const struct metric_series *se, const struct 
 			tasks_by_category(m, in);
 		return se->kind == MK_BLOCKED ? m->cat_count[se->a] :
 		    (int64_t)(m->cat_longest[se->a] * 1000 + 0.5);
+	case MK_PROBE:
+		return metrics_probes_value(se, in);
 	case MK_KMSG:
 		return in->kmsg_total ? clamp_u64(in->kmsg_total[se->a]) : METRIC_NONE;
 	case MK_SOURCE_UP:

@@ -26,6 +26,7 @@ static const struct {
 	{ "zoneinfo", SRC_BIT(SRC_ZONEINFO) },
 	{ "pressure", METRICS_SRC_PRESSURE },
 	{ "tasks", SRC_BIT(SRC_TASKS) },
+	{ "probes", METRICS_SRC_PROBES },
 };
 
 int
@@ -163,6 +164,29 @@ ser_add(struct metric_set *m, int kind, int a, int b, int c, int decimals)
 	return se;
 }
 
+struct metric_family *
+metrics_fam_add(struct metric_set *m, const char *name, enum metric_type type, const char *unit,
+		const char *help)
+{
+	return fam_add(m, name, type, unit, help);
+}
+
+struct metric_series *
+metrics_ser_add(struct metric_set *m, int kind, int a, int b, int c, int decimals)
+{
+	return ser_add(m, kind, a, b, c, decimals);
+}
+
+void
+metrics_ser_suffix(struct metric_set *m, struct metric_series *se, const char *suffix)
+{
+	const struct metric_family *f = &m->fam[se->family];
+
+	se->suffix = suffix;
+	snprintf(se->column, sizeof(se->column), "%s%s",
+		 strncmp(f->name, "pagetop_", 8) == 0 ? f->name + 8 : f->name, suffix);
+}
+
 /* Appends name="value" to the labels, escaped as both formats want it
  * (\\, \" and \n; a byte that is not valid UTF-8 as U+FFFD, which
  * promtool otherwise rejects), and .value, safe for a terminal, to the CSV
@@ -234,6 +258,18 @@ lab_int(struct metric_series *se, const char *name, int value)
 
 	snprintf(buf, sizeof(buf), "%d", value);
 	lab(se, name, buf);
+}
+
+void
+metrics_lab(struct metric_series *se, const char *name, const char *value)
+{
+	lab(se, name, value);
+}
+
+void
+metrics_lab_int(struct metric_series *se, const char *name, int value)
+{
+	lab_int(se, name, value);
 }
 
 /*
@@ -558,6 +594,8 @@ metrics_build(struct metric_set *m, const struct metrics_input *in, unsigned mas
 	build_psi(m, s, mask);
 	if ((mask & SRC_BIT(SRC_TASKS)) && sample_has(s, SRC_TASKS))
 		build_tasks(m);
+	if ((mask & METRICS_SRC_PROBES) && s->probes.state != PROBES_NONE)
+		metrics_probes_build(m, in);
 	if (in->kmsg_total) {
 		fam_add(m, "pagetop_kernel_events", METRIC_COUNTER, "",
 			"Kernel log events (facility kern) per kind since pagetop started: "
@@ -568,6 +606,8 @@ metrics_build(struct metric_set *m, const struct metrics_input *in, unsigned mas
 			lab(se, "kind", kmsg_kind_name(k));
 		}
 	}
+	if (!(mask & (SRC_BIT(SRC_COUNT) - 1)))
+		return m->failed ? -ENOMEM : 0;	/* the probes alone */
 	fam_add(m, "pagetop_source_up", METRIC_GAUGE, "",
 		"1 when pagetop could read a source, 0 when not (missing, needs root, malformed).");
 	for (int i = 0; i < SRC_COUNT; i++) {

@@ -22,7 +22,15 @@
 /* A series with no value in a sample (its source missing or shaped otherwise). */
 #define METRIC_NONE	INT64_MIN
 
-enum metric_type { METRIC_GAUGE, METRIC_COUNTER };
+enum metric_type { METRIC_GAUGE, METRIC_COUNTER, METRIC_HISTOGRAM };
+
+/* Where a series goes (metric_series.where): a histogram's buckets and the
+ * series of a shape that changes (fallbacks by migratetype pair) are not
+ * CSV columns; a total is a CSV column only (Prometheus sums the series);
+ * a counter's _created is OpenMetrics only (0.0.4 has no such line). */
+#define METRIC_NOT_CSV		1u
+#define METRIC_ONLY_CSV		2u
+#define METRIC_ONLY_OM		4u
 
 struct metric_family {
 	char name[80];		/* "pagetop_vmstat_pgscan_kswapd"; counters add "_total" */
@@ -40,6 +48,9 @@ struct metric_series {
 	int kind;		/* where the value is: see metrics-int.h */
 	int a, b, c;		/* row, order, type, field... by kind */
 	int decimals;
+	const char *suffix;	/* NULL: the type's ("_total" for a counter);
+				 * "_bucket", "_sum", "_count", "_created" */
+	unsigned where;		/* METRIC_NOT_CSV... */
 	int node;		/* with key and sub: what the row must hold, */
 	char key[VMSTAT_NAME_LEN];	/* checked in every sample so a row */
 	char sub[NAME_LEN];	/* that moved is never misread */
@@ -60,6 +71,7 @@ struct metrics_input {
 /* --source names, as `dump` takes them, plus zoneinfo; "all" is every one. */
 #define METRICS_SRC_BUDDYINFO		SRC_BIT(SRC_BUDDYINFO)
 #define METRICS_SRC_PAGETYPEINFO	SRC_BIT(SRC_PAGETYPEINFO)
+#define METRICS_SRC_PROBES		(1u << 31)	/* not a file: the kernel probes */
 #define METRICS_SRC_PRESSURE		(SRC_BIT(SRC_PSI_CPU) | SRC_BIT(SRC_PSI_MEMORY) | \
 					 SRC_BIT(SRC_PSI_IO) | SRC_BIT(SRC_PSI_IRQ))
 /* 0 with the bits of name (or of a comma-separated list) or'ed into mask;
@@ -74,6 +86,11 @@ void metrics_free(struct metric_set *m);
  * mask (SRC_BIT()s; ~0u for all). Allocates only when m must grow.
  * 0, or -ENOMEM. */
 int metrics_build(struct metric_set *m, const struct metrics_input *in, unsigned mask);
+/* Remembers what in holds that a later build must keep a series for: the
+ * probe fallback pairs seen nonzero (a counter that went back to 0 at a
+ * reattach keeps its series). metrics_build() notes its own input; export
+ * notes every sample first, so that a set built once holds them all. */
+void metrics_note(struct metric_set *m, const struct metrics_input *in);
 int metrics_n_families(const struct metric_set *m);
 int metrics_n_series(const struct metric_set *m);
 const struct metric_family *metrics_family(const struct metric_set *m, int f);

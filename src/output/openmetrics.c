@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* A series' name with its labels always fits the buffers sized by this. */
-_Static_assert(sizeof(((struct metric_family *)0)->name) - 1 + 6 + 1 +
+_Static_assert(sizeof(((struct metric_family *)0)->name) - 1 + 8 + 1 +
 	       sizeof(((struct metric_series *)0)->labels) - 1 + 1 < OPENMETRICS_NAME_MAX,
 	       "OPENMETRICS_NAME_MAX too small");
 
@@ -36,9 +36,10 @@ put_u64(uint64_t v, int min_digits, char *dst)
 int
 metrics_format_value(int64_t v, int decimals, char *dst)
 {
-	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+					  100000000, 1000000000 };
 	uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, scale, frac;
-	int n = 0, d = decimals < 0 || decimals > 6 ? 0 : decimals;
+	int n = 0, d = decimals < 0 || decimals > 9 ? 0 : decimals;
 
 	if (v < 0)
 		dst[n++] = '-';
@@ -63,7 +64,8 @@ metrics_format_header(const struct metric_set *m, int f, enum metrics_format fmt
 		      size_t size)
 {
 	const struct metric_family *fa = &m->fam[f];
-	const char *type = fa->type == METRIC_COUNTER ? "counter" : "gauge";
+	const char *type = fa->type == METRIC_COUNTER ? "counter" :
+	    fa->type == METRIC_HISTOGRAM ? "histogram" : "gauge";
 	const char *total = fa->type == METRIC_COUNTER ? "_total" : "";
 
 	if (fmt == METRICS_OPENMETRICS)
@@ -82,8 +84,10 @@ metrics_format_name(const struct metric_set *m, int i, char *dst, size_t size)
 	const struct metric_series *se = &m->ser[i];
 	const struct metric_family *fa = &m->fam[se->family];
 
-	return snprintf(dst, size, "%s%s%s%s%s", fa->name, fa->type == METRIC_COUNTER ? "_total" : "",
-			se->labels[0] ? "{" : "", se->labels, se->labels[0] ? "}" : "");
+	const char *suffix = se->suffix ? se->suffix : fa->type == METRIC_COUNTER ? "_total" : "";
+
+	return snprintf(dst, size, "%s%s%s%s%s", fa->name, suffix, se->labels[0] ? "{" : "",
+			se->labels, se->labels[0] ? "}" : "");
 }
 
 size_t
@@ -130,7 +134,8 @@ metrics_render(struct metric_set *m, const struct metrics_input *in, enum metric
 	for (int f = 0; f < m->n_fam; f++) {
 		n += (size_t)metrics_format_header(m, f, fmt, AT, ROOM);
 		for (int i = m->fam[f].first; i < m->fam[f].first + m->fam[f].n; i++)
-			if (m->vals[i] != METRIC_NONE)
+			if (m->vals[i] != METRIC_NONE && !(m->ser[i].where & METRIC_ONLY_CSV) &&
+			    (fmt == METRICS_OPENMETRICS || !(m->ser[i].where & METRIC_ONLY_OM)))
 				n += (size_t)metrics_format_line(m, i, m->vals[i], NULL, AT, ROOM);
 	}
 	if (fmt == METRICS_OPENMETRICS)

@@ -22,7 +22,7 @@ enum metrics_format {
 /* Bytes of a value as metrics_format_value() writes it, its NUL too. */
 #define OPENMETRICS_VALUE_MAX	32
 /* Bytes of a series' name with its labels, its NUL too (metric_family's
- * name, "_total", metric_series' labels and the braces). */
+ * name, "_total" or "_created", metric_series' labels and the braces). */
 #define OPENMETRICS_NAME_MAX	256
 
 /* v / 10^decimals, exactly, without trailing zeros: "0.053", "-1", "17".

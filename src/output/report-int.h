@@ -8,8 +8,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "model/counters.h"
+#include "model/probe-derive.h"
 #include "parse/kmsg.h"
 #include "model/reasons.h"
 #include "model/feed.h"
@@ -101,6 +103,55 @@ struct jump {
 	double from, to;	/* wall times of the samples on either side */
 };
 
+#define PROBE_ACC_TASKS		64	/* tasks followed; the others are counted */
+#define PROBE_ACC_STACKS	64	/* D stacks followed */
+
+/* A stall kind over the window: the sum of its ticks, and the worst tick. */
+struct probe_kind_acc {
+	uint64_t count, sum_ns;
+	uint64_t worst_ns;		/* the worst tick's total */
+	double worst_at;
+	uint64_t worst_p99, worst_max;
+};
+
+struct probe_task_acc {
+	int32_t tid;
+	char comm[16];
+	uint8_t kinds;
+	uint64_t count, total_ns, max_ns;
+};
+
+struct probe_stack_acc {
+	uint64_t count, total_ns, max_ns;
+	int n;
+	char func[PROBE_STACK_FRAMES][STACK_FUNC_LEN];
+};
+
+/* The kernel probes over the window: every figure a sum of ticks
+ * (probe_tick()), so a reattach inside it adds its segments. */
+struct probe_acc {
+	size_t on, unavailable;		/* samples */
+	char why[sizeof(((struct probes *)0)->why)];	/* the last unavailable's */
+	uint32_t missing;		/* the last sample's */
+	size_t ticks, resets;
+	double over;			/* seconds the ticks span */
+	struct probe_kind_acc kind[STALL_KIND_COUNT];
+	uint64_t throttle_count[THROTTLE_REASON_COUNT], throttle_us[THROTTLE_REASON_COUNT];
+	uint64_t fallback[PROBE_ORDERS][PROBE_MIGRATETYPES][PROBE_MIGRATETYPES];
+	uint64_t fallback_total, fallback_fragmenting, fallback_owner;
+	uint64_t compact_result[COMPACT_R_COUNT];
+	uint64_t kswapd_awake_ns, kcompactd_awake_ns, reclaim_writes;
+	uint64_t dsleep_count, dsleep_ns, dsleep_lost, dsleep_min_ns;
+	int n_types;
+	char types[PROBE_MIGRATETYPES][NAME_LEN];	/* the kernel's names, when read */
+	int n_tasks;
+	struct probe_task_acc task[PROBE_ACC_TASKS];
+	uint64_t tasks_rest;		/* stalls of tasks past the table */
+	int n_stacks;
+	struct probe_stack_acc stack[PROBE_ACC_STACKS];
+	uint64_t stacks_rest;		/* episodes of stacks past the table */
+};
+
 struct report {
 	const struct reasons *rs;
 	const struct feed *f;
@@ -155,6 +206,9 @@ struct report {
 	size_t n_jumps;
 	struct jump jumps[MAX_JUMPS];
 
+	struct probe_acc probes;
+	struct probe_tick ptick;	/* scratch for each tick */
+
 	/* From report_feed(): the recording's marks and gaps in range. */
 	const struct feed_mark *fm;	/* marks and gaps in sample order */
 	size_t n_fm;
@@ -164,6 +218,12 @@ struct report {
 /* The order whose unusable index breaks ties first: the pageblock order
  * from the header (9 when it lacks it), within the zone's orders. */
 int report_pageblock_order(const struct report *rep, int n_orders);
+/* HH:MM:SS.mmm, with the date when the report spans more than a day. */
+void report_fmt_when(const struct report *rep, double wall, char *dst, size_t size);
+/* The kernel probes (report-probes.c): a sample into the window, and the
+ * section. */
+void report_probes_add(struct report *rep, const struct sample *prev, const struct sample *cur);
+void report_probes_print(const struct report *rep, FILE *out);
 /* Ends the spells of blocked tasks still open: the report ends there. */
 void report_close_spells(struct report *rep);
 

@@ -92,8 +92,8 @@ para(FILE *out, const char *label, const char *text)
 }
 
 /* HH:MM:SS.mmm, with the date too when the report spans more than a day. */
-static void
-fmt_when(const struct report *rep, double wall, char *dst, size_t size)
+void
+report_fmt_when(const struct report *rep, double wall, char *dst, size_t size)
 {
 	time_t a = (time_t)rep->first, b = (time_t)rep->last;
 	struct tm ta, tb;
@@ -209,8 +209,8 @@ print_gaps(const struct report *rep, FILE *out)
 
 		if (g->kind != FEED_GAP)
 			continue;
-		fmt_when(rep, g->wall, a, sizeof(a));
-		fmt_when(rep, g->last, b, sizeof(b));
+		report_fmt_when(rep, g->wall, a, sizeof(a));
+		report_fmt_when(rep, g->last, b, sizeof(b));
 		snprintf(line, sizeof(line), "%s to %s: %llu samples lost, the recorder fell behind", a, b, (unsigned long long)g->lost);
 		para(out, label, line);
 		label = "";
@@ -225,8 +225,8 @@ print_gaps(const struct report *rep, FILE *out)
 			    rep->fm[i].wall < j->to;
 		if (known)
 			continue;
-		fmt_when(rep, j->from, a, sizeof(a));
-		fmt_when(rep, j->to, b, sizeof(b));
+		report_fmt_when(rep, j->from, a, sizeof(a));
+		report_fmt_when(rep, j->to, b, sizeof(b));
 		fmt_secs(j->to - j->from, d, sizeof(d));
 		snprintf(line, sizeof(line), "%s to %s: no samples for %s", a, b, d);
 		para(out, label, line);
@@ -277,7 +277,7 @@ print_psi(const struct report *rep, FILE *out)
 			else
 				snprintf(mean, sizeof(mean), "-");
 			fmt_pct(a->peak, peak, sizeof(peak));
-			fmt_when(rep, a->peak_at, at, sizeof(at));
+			report_fmt_when(rep, a->peak_at, at, sizeof(at));
 			if (a->peak == 0)
 				snprintf(at, sizeof(at), "-");
 			fprintf(out, "  %-24s%8s  %11s  %s\n", label, mean, peak, at);
@@ -308,7 +308,7 @@ print_counters(const struct report *rep, FILE *out)
 		else
 			fmt_short(a->peak < 1.8e19 ? (uint64_t)a->peak : UINT64_MAX, peak, sizeof(peak));
 		strcat(peak, "/s");
-		fmt_when(rep, a->peak_at, at, sizeof(at));
+		report_fmt_when(rep, a->peak_at, at, sizeof(at));
 		if (a->peak == 0)
 			snprintf(at, sizeof(at), "-");
 		fprintf(out, "  %-28s%-8s%9s  %11s  %s\n", counter_name(report_counters[k].c),
@@ -402,8 +402,8 @@ print_zones(const struct report *rep, FILE *out)
 	char ez[TEXT_ESCAPED_SIZE(NAME_LEN)];
 	int pb = report_pageblock_order(rep, rep->n_zones ? rep->zones[0].start.n_orders : MAX_ORDERS);
 
-	fmt_when(rep, rep->first, a, sizeof(a));
-	fmt_when(rep, rep->last, b, sizeof(b));
+	report_fmt_when(rep, rep->first, a, sizeof(a));
+	report_fmt_when(rep, rep->last, b, sizeof(b));
 	snprintf(text, sizeof(text), "Fragmentation per zone: the worst moment has the lowest "
 		 "highest free order; ties go to the highest unusable index at order %d (%s), "
 		 "then 3, then 2. Free blocks per order (buddyinfo) at the start (%s), then, "
@@ -418,7 +418,7 @@ print_zones(const struct report *rep, FILE *out)
 	for (int i = 0; i < rep->n_zones; i++) {
 		const struct zone_acc *z = &rep->zones[i];
 
-		fmt_when(rep, z->worst.wall, a, sizeof(a));
+		report_fmt_when(rep, z->worst.wall, a, sizeof(a));
 		for (int k = 0; k < 3; k++)
 			fmt_index3(z->worst_unusable[k], u[k], sizeof(u[k]));
 		if (z->worst_high < 0)
@@ -529,7 +529,7 @@ print_tasks(struct report *rep, FILE *out)
 		fprintf(out, "  %5d%s %8s %8s  ", g->tasks, g->tasks_capped ? "+" : " ", a, b);
 		snprintf(line, sizeof(line), "%s: %s", wait_category_name(g->category), g->reason);
 		put_wrapped(out, 28, 28, line);
-		fmt_when(rep, g->longest_until, c, sizeof(c));
+		report_fmt_when(rep, g->longest_until, c, sizeof(c));
 		snprintf(line, sizeof(line), "longest: %s (tid %d), %s until %s%s",
 			 g->longest_comm, g->longest_tid, b, c, g->by_stack ? ", in:" : "");
 		fprintf(out, "%8s", "");
@@ -590,7 +590,7 @@ print_kernel_log(const struct report *rep, FILE *out)
 	for (size_t k = 0; k < rep->n_kevents && k < MAX_EVENTS; k++) {
 		const struct kevent *e = &rep->kevents[k];
 
-		fmt_when(rep, e->wall, at, sizeof(at));
+		report_fmt_when(rep, e->wall, at, sizeof(at));
 		snprintf(line, sizeof(line), "%s  %-13s  %s", at, kmsg_kind_name(e->kind), e->brief);
 		fputs("  ", out);
 		put_wrapped(out, 2, 2 + (int)strlen(at) + 2 + 13 + 2, line);
@@ -619,7 +619,7 @@ print_events(const struct report *rep, FILE *out)
 		 rep->events_by_kind[0], rep->events_by_kind[1], rep->events_by_kind[2]);
 	put_wrapped(out, 0, 2, line);
 	for (size_t k = 0; k < rep->n_events && k < MAX_EVENTS; k++) {
-		fmt_when(rep, rep->events[k].wall, at, sizeof(at));
+		report_fmt_when(rep, rep->events[k].wall, at, sizeof(at));
 		fprintf(out, "  %s  ", at);
 		put_wrapped(out, 4 + (int)strlen(at), 4 + (int)strlen(at), rep->events[k].what);
 	}
@@ -642,7 +642,7 @@ print_marks(const struct report *rep, FILE *out)
 	for (size_t k = 0; k < rep->n_fm; k++) {
 		if (rep->fm[k].kind != FEED_MARK)
 			continue;
-		fmt_when(rep, rep->fm[k].wall, at, sizeof(at));
+		report_fmt_when(rep, rep->fm[k].wall, at, sizeof(at));
 		fprintf(out, "  %s  ", at);
 		put_wrapped(out, 4 + (int)strlen(at), 4 + (int)strlen(at), rep->fm[k].text);
 	}
@@ -659,6 +659,7 @@ report_print(struct report *rep, FILE *out)
 	print_counters(rep, out);
 	print_zones(rep, out);
 	print_tasks(rep, out);
+	report_probes_print(rep, out);
 	print_kernel_log(rep, out);
 	print_events(rep, out);
 	print_marks(rep, out);

@@ -489,6 +489,7 @@ report_add(struct report *rep, const struct sample *prev, const struct sample *c
 	add_zones(rep, cur);
 	add_tasks(rep, cur);
 	add_kmsg(rep, cur);
+	report_probes_add(rep, prev, cur);
 	if (prev) {
 		int task;
 		unsigned ev = stall_events(prev, &rep->prev_for_events, cur, &rep->ctr,
