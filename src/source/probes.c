@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "source/probes.h"
+#include "source/bpf-privilege.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -227,20 +228,6 @@ probes_pageblock_order(void)
 	return order;
 }
 
-/* Root, or CAP_BPF and CAP_PERFMON (and CAP_SYS_ADMIN before 5.8). */
-static bool
-probes_privileged(void)
-{
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2];
-
-	if (geteuid() == 0)
-		return true;
-	if (syscall(SYS_capget, &h, d) != 0)
-		return false;
-	return (d[1].effective & (1u << (39 - 32))) && (d[1].effective & (1u << (38 - 32)));
-}
-
 /* "BPF locked down (lockdown: integrity)" when the kernel is. */
 static bool
 probes_locked_down(char *why, size_t size)
@@ -360,7 +347,7 @@ probes_open(const struct probes_opts *o, char *why, size_t size)
 		snprintf(why, size, "kernel has no BTF (%s)", btf_path ? btf_path : PROBES_BTF);
 		return NULL;
 	}
-	if (!probes_privileged()) {
+	if (!bpf_privileged()) {
 		snprintf(why, size, "needs root (CAP_BPF, CAP_PERFMON)");
 		return NULL;
 	}

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "source/taskiter.h"
+#include "source/bpf-privilege.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -84,20 +85,6 @@ taskiter_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
-/* Root, or CAP_BPF and CAP_PERFMON, as probes.c asks. */
-static bool
-taskiter_privileged(void)
-{
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2];
-
-	if (geteuid() == 0)
-		return true;
-	if (syscall(SYS_capget, &h, d) != 0)
-		return false;
-	return (d[1].effective & (1u << (39 - 32))) && (d[1].effective & (1u << (38 - 32)));
-}
-
 void
 taskiter_close(struct taskiter *it)
 {
@@ -150,7 +137,7 @@ taskiter_open(char *why, size_t size)
 		snprintf(why, size, "kernel has no BTF (%s)", btf ? btf : TASKITER_BTF);
 		return NULL;
 	}
-	if (!taskiter_privileged()) {
+	if (!bpf_privileged()) {
 		snprintf(why, size, "needs root (CAP_BPF, CAP_PERFMON)");
 		return NULL;
 	}
