@@ -46,18 +46,6 @@ tasks_probes_height(const struct view_ctx *ctx, int avail, int spare)
 	return want < cap ? want : cap;
 }
 
-static void
-kinds_text(uint8_t kinds, char *dst, size_t size)
-{
-	size_t n = 0;
-
-	dst[0] = '\0';
-	for (int k = 0; k < STALL_KIND_COUNT && n < size; k++)
-		if ((kinds >> k) & 1)
-			n += (size_t)snprintf(dst + n, size - n, "%s%s", n ? "," : "",
-					      probe_stall_name((enum probe_stall_kind)k));
-}
-
 void
 tasks_probes_draw(const struct view_ctx *ctx, int y, int rows)
 {
@@ -96,7 +84,7 @@ tasks_probes_draw(const struct view_ctx *ctx, int y, int rows)
 		draw_text(y++, ctx->x, ctx->cols, ST_GOOD, "%7s no task stalled", "");
 	for (int i = 0; i < nt && y < end && room > 0; i++, room--) {
 		text_esc(comm, sizeof(comm), t[i].comm);
-		kinds_text(t[i].kinds, kinds, sizeof(kinds));
+		probe_stall_kinds_text(t[i].kinds, kinds, sizeof(kinds));
 		probes_fmt_ns((double)t[i].total_ns, a, sizeof(a));
 		probes_fmt_ns((double)t[i].max_ns, b, sizeof(b));
 		if (room == 1 && i < nt - 1) {

@@ -1,5 +1,7 @@
 #include "model/probes.h"
 
+#include <stdio.h>
+
 static const struct {
 	const char *name, *tp;
 } probe_ids[PROBE_ID_COUNT] = {
@@ -79,4 +81,18 @@ probe_bucket_of(uint64_t ns)
 		b++;
 	}
 	return b;
+}
+
+void
+probe_stall_kinds_text(unsigned kinds, char *dst, size_t size)
+{
+	size_t n = 0;
+
+	if (size == 0)
+		return;
+	dst[0] = '\0';
+	for (int k = 0; k < STALL_KIND_COUNT && n < size; k++)
+		if (kinds & (1u << k))
+			n += (size_t)snprintf(dst + n, size - n, "%s%s", n ? "," : "",
+					      probe_stall_name((enum probe_stall_kind)k));
 }

@@ -19,6 +19,7 @@
 #define PAGETOP_PROBES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "parse/stack.h"
@@ -180,6 +181,8 @@ struct probes {
 const char *probe_name(enum probe_id id);		/* "direct reclaim" */
 const char *probe_tracepoint(enum probe_id id);	/* "vmscan:mm_vmscan_direct_reclaim_begin" */
 const char *probe_stall_name(enum probe_stall_kind k);	/* "direct", "memcg", "compact" */
+/* A task's kinds bits as "direct,compact". */
+void probe_stall_kinds_text(unsigned kinds, char *dst, size_t size);
 const char *probe_compact_result_name(enum probe_compact_result r);	/* "success" */
 const char *probe_throttle_name(enum probe_throttle_reason r);	/* "writeback" */
 /* The upper bound of bucket i, in microseconds (the last: UINT64_MAX). */

@@ -227,13 +227,8 @@ print_tasks(const struct probe_acc *a, FILE *out)
 	     (i = next_largest(&a->task[0].total_ns, sizeof(a->task[0]), a->n_tasks, &taken)) >= 0;
 	     shown++) {
 		const struct probe_task_acc *t = &a->task[i];
-		size_t n = 0;
 
-		kinds[0] = '\0';
-		for (int k = 0; k < STALL_KIND_COUNT; k++)
-			if (t->kinds & (1u << k))
-				n += (size_t)snprintf(kinds + n, sizeof(kinds) - n, "%s%s",
-						      n ? "," : "", probe_stall_name(k));
+		probe_stall_kinds_text(t->kinds, kinds, sizeof(kinds));
 		text_esc(comm, sizeof(comm), t->comm);
 		fprintf(out, "  %8d  %-16.16s %7llu %10s %10s  %s\n", t->tid, comm,
 			(unsigned long long)t->count, ns_text(t->total_ns, tot, sizeof(tot)),

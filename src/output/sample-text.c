@@ -399,13 +399,8 @@ text_probe_tasks(FILE *f, const struct probes *p)
 			"total", "max");
 	for (int i = 0; i < p->n_tasks && i < PROBE_TOP_TASKS; i++) {
 		const struct probe_task *t = &p->task[i];
-		size_t n = 0;
 
-		kinds[0] = '\0';
-		for (int k = 0; k < STALL_KIND_COUNT; k++)
-			if (t->kinds & (1u << k))
-				n += (size_t)snprintf(kinds + n, sizeof(kinds) - n, "%s%s",
-						      n ? "," : "", probe_stall_name(k));
+		probe_stall_kinds_text(t->kinds, kinds, sizeof(kinds));
 		sample_text_ns(t->total_ns, tot, sizeof(tot));
 		sample_text_ns(t->max_ns, mx, sizeof(mx));
 		fprintf(f, "    %8d %-16s %-20s %6u %10s %10s\n", (int)t->tid,
