@@ -81,7 +81,9 @@ main(int argc, char **argv)
 	int watch = 0, ticks = 6, w_ran = 0, w_top = 0, k, c, i;
 	long long prev_stat = -1, cur_stat;
 	double interval = 0.25;
+#ifdef COUNT_ALLOCS
 	long n_allocs = 0;
+#endif
 	struct taskscan *ts;
 	struct delayacct *d;
 	bool ran, prev_asked = false;

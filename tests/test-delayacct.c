@@ -312,6 +312,7 @@ test_allocs(void)
 #else
 	(void)before;
 	(void)k;
+	(void)tids;
 	tap_ok(1, "allocations # SKIP a sanitizer build");
 #endif
 	delayacct_close(d);

@@ -149,7 +149,9 @@ main(void)
 	uint32_t missing;
 	const char *why;
 	int wrong = 0, more, n;
-	long before;
+	long before = 0;
+
+	(void)before;
 
 	srand(13);
 	tap_ok(reasons_parse(table, sizeof(table) - 1, false, &rs, &perr) == 0, "a reason table");
