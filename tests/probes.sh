@@ -90,10 +90,19 @@ fi
 $PROBES_LIVE -m 100000000 -s __do_sys_vfork -- bash -c \
 	"for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do $VFORK_HELPER 0.2 >/dev/null; done" \
 	> $T/c.out
-check_eq "(c) 20 D episodes under the vfork stack" "$(val $T/c.out acc.stack_count)" 20
+# The probes see the whole machine: a test running beside this one may end
+# a vfork wait of its own (tasks.sh holds one for seconds) in the interval.
+# Each such episode is one more, and as long as it was.
+cnt=$(val $T/c.out acc.stack_count)
 tot=$(val $T/c.out acc.stack_total_ns)
 max=$(val $T/c.out acc.stack_max_ns)
-check "(c) 20 x 200 ms +-20% ($tot ns)" test "$tot" -ge 3200000000 -a "$tot" -le 4800000000
+check "(c) 20 D episodes under the vfork stack ($cnt; at most 3 more from other tests)" \
+	test "$cnt" -ge 20 -a "$cnt" -le 23
+if [ "$cnt" = 20 ]; then
+	check "(c) 20 x 200 ms +-20% ($tot ns)" test "$tot" -ge 3200000000 -a "$tot" -le 4800000000
+else
+	check "(c) 20 x 200 ms and more ($tot ns, $cnt episodes)" test "$tot" -ge 3200000000
+fi
 # An episode ends when the task runs again: on a loaded machine one may
 # wait on the run queue too, so only the longest's lower bound is tight.
 check "(c) the longest at least 160 ms ($max ns)" test "$max" -ge 160000000 -a "$max" -le 1000000000
@@ -123,6 +132,10 @@ check_match "(e) hidden: compaction still counted" "$(delta $T/e4.out compact_ru
 
 # (f) Every read above: no allocation.
 for f in a c e4; do
+	if [ "$(val $T/$f.out read_allocs)" = unknown ] && [ -n "${SANITIZED:-}" ]; then
+		ok "(f) reads allocate nothing ($f) # SKIP a sanitizer build counts nothing"
+		continue
+	fi
 	check_eq "(f) reads allocate nothing ($f)" "$(val $T/$f.out read_allocs)" 0
 done
 done_testing
