@@ -1,4 +1,6 @@
 #include "model/capture.h"
+#include "parse/kmsg.h"
+#include "util/text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -277,5 +279,110 @@ capture_report_line(const struct capture *c, char *dst, size_t size)
 		    (unsigned long long)z->low, (unsigned long long)z->high);
 	}
 	ADD(": %s", capture_verdict(c, verdict, sizeof(verdict)));
+	return dst;
+}
+
+char *
+capture_title(const struct capture *c, char *dst, size_t size)
+{
+	char comm[TEXT_ESCAPED_SIZE(sizeof(c->comm))];
+	size_t len = 0;
+
+	if (size == 0)
+		return dst;
+	dst[0] = '\0';
+	text_esc(comm, sizeof(comm), c->comm);
+	if (c->trigger == CAPTURE_KMSG)
+		ADD("kernel log record %llu, %s", (unsigned long long)c->seq,
+		    kmsg_kind_name((enum kmsg_kind)c->kind));
+	else if (c->trigger == CAPTURE_STALL)
+		ADD("a direct-reclaim stall of %llu ms",
+		    (unsigned long long)(c->stall_ns / 1000000));
+	else
+		ADD("%llu failed compactions in one tick", (unsigned long long)c->stall_ns);
+	if (comm[0])
+		ADD(", %s", comm);
+	if (c->order >= 0)
+		ADD(": order %d", c->order);
+	if (c->gfp)
+		ADD(", mode %#x", (unsigned)c->gfp);
+	if (c->mtype != CAPTURE_MT_UNKNOWN)
+		ADD(" (%s)", capture_mtype_name(c->mtype));
+	return dst;
+}
+
+static void
+capture_add_milli(char *dst, size_t size, size_t *lenp, const char *what, int v)
+{
+	size_t len = *lenp;
+
+	ADD("%s%s%d.%03d", what, v < 0 ? "-" : "", (v < 0 ? -v : v) / 1000,
+	    (v < 0 ? -v : v) % 1000);
+	*lenp = len;
+}
+
+char *
+capture_zone_line(const struct capture *c, int i, char *dst, size_t size)
+{
+	const struct capture_zone *z = &c->zones[i];
+	char zone[TEXT_ESCAPED_SIZE(NAME_LEN)];
+	size_t len = 0;
+
+	if (size == 0)
+		return dst;
+	dst[0] = '\0';
+	if (i < 0 || i >= c->n_zones || i >= CAPTURE_ZONES)
+		return dst;
+	text_esc(zone, sizeof(zone), z->zone);
+	ADD("node %d %s:", z->node, zone);
+	if (z->has & CZ_ZI) {
+		ADD(" free %llu min %llu low %llu high %llu", (unsigned long long)z->free_pages,
+		    (unsigned long long)z->min, (unsigned long long)z->low,
+		    (unsigned long long)z->high);
+		if (z->has & CZ_BOOST)
+			ADD(" boost %llu", (unsigned long long)z->boost);
+		if (z->has & CZ_PROMO)
+			ADD(" promo %llu", (unsigned long long)z->promo);
+		for (int k = 0; k < z->n_protection && k < CAPTURE_PROTECTION; k++)
+			ADD("%s%llu", k ? ", " : " protection (", (unsigned long long)z->protection[k]);
+		if (z->n_protection > 0)
+			ADD(")");
+	} else
+		ADD(" no zoneinfo");
+	if (z->has & CZ_BUDDY) {
+		ADD("; order %d:", c->order < 0 ? 0 : c->order);
+		capture_add_milli(dst, size, &len, " unusable ", z->unusable);
+		capture_add_milli(dst, size, &len, " extfrag ", z->extfrag);
+	}
+	if (z->has & CZ_UNUSABLE)
+		capture_add_milli(dst, size, &len, " (debugfs ", z->dbg_unusable);
+	if (z->has & CZ_EXTFRAG)
+		capture_add_milli(dst, size, &len, (z->has & CZ_UNUSABLE) ? " " : " (debugfs ",
+		    z->dbg_extfrag);
+	if (z->has & (CZ_UNUSABLE | CZ_EXTFRAG))
+		ADD(")");
+	return dst;
+}
+
+char *
+capture_free_line(const struct capture *c, int i, int t, char *dst, size_t size)
+{
+	const struct capture_zone *z = &c->zones[i];
+	char name[TEXT_ESCAPED_SIZE(NAME_LEN)];
+	int order = c->order < 0 ? 0 : c->order;
+	size_t len = 0;
+
+	if (size == 0)
+		return dst;
+	dst[0] = '\0';
+	if (i < 0 || i >= c->n_zones || i >= CAPTURE_ZONES || t < 0 || t >= c->n_types ||
+	    t >= MAX_MTYPES || !(z->has & CZ_PTI))
+		return dst;
+	text_esc(name, sizeof(name), c->types[t]);
+	ADD("%c %-12s", t == capture_type_index(c) ? '*' : ' ', name);
+	for (int o = order; o < c->n_orders && o < MAX_ORDERS; o++)
+		ADD(" o%d %u%s", o, z->free[t][o], (z->capped[t] >> o) & 1 ? "+" : "");
+	ADD(": %llu at order >= %d", (unsigned long long)capture_free_at_or_above(c, z, t, order),
+	    order);
 	return dst;
 }

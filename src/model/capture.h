@@ -122,4 +122,16 @@ char *capture_verdict(const struct capture *c, char *dst, size_t size);
  * (Unmovable), Normal free 1234 min 1000 low 1250 high 1500: verdict". */
 char *capture_report_line(const struct capture *c, char *dst, size_t size);
 
+/* Lines for the screens and the text outputs, names escaped for a
+ * terminal. What it belongs to: "kernel log record 4021, alloc-failure,
+ * xxxx: order 10, mode 0x2084020 (Unmovable)". */
+char *capture_title(const struct capture *c, char *dst, size_t size);
+/* Zone i's figures: "node 0 Normal: free 1234 min 10 low 20 high 30 boost
+ * 0 promo 40 protection (0, 0, 1280); order 10: unusable 0.405 extfrag
+ * -1.000 (debugfs 0.405 -1.000)". */
+char *capture_zone_line(const struct capture *c, int i, char *dst, size_t size);
+/* Zone i's free blocks of type t at and above the failed order, the type
+ * asked for marked: "* Unmovable    o5 46  o6 21 ...: 75 at order >= 5". */
+char *capture_free_line(const struct capture *c, int i, int t, char *dst, size_t size);
+
 #endif
