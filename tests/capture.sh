@@ -6,7 +6,7 @@
 # capture holds the root's pagetypeinfo of that moment; dump --at event:1
 # shows it with the verdict; a storm of 100 failures within a second
 # opens the root's pagetypeinfo at most twice more (the 1 s floor),
-# counted with strace.
+# counted with strace; the Events screen (tmux) shows it on Enter.
 set -u
 . "$TESTLIB"
 T=$TMPDIR_TEST
@@ -72,4 +72,20 @@ check_match "the event's printed time picks the same sample" \
 	"$($PAGETOP dump $T/c.ptrec --at "$at" --source events)" 'verdict: no free Unmovable'
 err=$($PAGETOP dump $T/c.ptrec --at event:999 2>&1)
 check_match "event:N past the last: said" "$err" "has [0-9]+ kernel-log events$"
+
+# The Events screen: Enter on the failure shows what was read at it.
+mkfifo $T/kf2
+tmux_start ev 160 50 "$PAGETOP --proc-root $T/root --kmsg $T/kf2 -d 0.5 --pagetypeinfo-every 30"
+wait_screen ev 'Memory' >/dev/null
+head -n 1 $K/alloc-failure-4.9-order10.kmsg | awk -F, -v OFS=, -v now="$(now_us)" \
+	'{ $3 = now; print }' > $T/kf2
+keys ev e
+check_screen "Events: the failure listed" ev 'alloc-failure +xxxx: page allocation failure: order:10'
+keys ev Enter
+check_screen "Enter: what was read at the event" ev 'read at the event'
+check_screen "... the verdict" ev '^no free Unmovable block of order >= 10 in DMA, DMA32, Normal; Movable had 1532'
+check_screen "... the watermarks" ev '^node 0 Normal: free [0-9]+ min 5012 low 6265 high 7518'
+check_screen "... the free blocks of the type asked for, at and above the order" ev \
+	'^  \* Unmovable    o10 0: 0 at order >= 10'
+keys ev q
 done_testing

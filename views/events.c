@@ -154,9 +154,13 @@ draw_detail(const struct view_ctx *ctx, struct events_state *st, const struct ev
 #undef ADD
 	if (f[0] && y < end)
 		draw_text(y++, ctx->x, ctx->cols, ST_NORMAL, "%s", f);
-	if (ctx->events && events_capture(ctx->events, ev->seq))
+	/* Allocation failures only: a hung task's or an OOM's message comes
+	 * first (dump shows their captures). */
+	if (ev->kind != KMSG_ALLOC_FAILURE)
+		;
+	else if (ctx->events && events_capture(ctx->events, ev->seq))
 		y = draw_capture(ctx, events_capture(ctx->events, ev->seq), y, end);
-	else if (ev->kind == KMSG_ALLOC_FAILURE && y < end)
+	else if (y < end)
 		draw_text(y++, ctx->x, ctx->cols, ST_DIM, "nothing read at the event (within the "
 			  "floor of the one before, or an older recording)");
 	{
