@@ -2,7 +2,8 @@
  * Events: what the kernel log said about memory pressure (allocation
  * failures, hung tasks, OOM kills; data/kmsg-events) since pagetop
  * started, oldest first, up to the sample shown. Enter opens an event to
- * the kernel's whole message with its continuation lines. A line the
+ * the kernel's whole message with its continuation lines, and what
+ * pagetop read at that moment when it did (model/capture.h). A line the
  * kernel printed again within a second is one row, "x50" before it.
  * Without the log, the screen says why.
  */
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/capture.h"
 #include "model/events.h"
 #include "util/fmt.h"
 #include "parse/kmsg.h"
@@ -85,6 +87,30 @@ draw_status_line(const struct view_ctx *ctx, int y)
 	return y + 1;
 }
 
+/* What pagetop read at the event: the verdict, each zone's watermarks and
+ * its free blocks at and above the failed order per migratetype. */
+static int
+draw_capture(const struct view_ctx *ctx, const struct capture *c, int y, int end)
+{
+	char line[1024];
+
+	if (y < end)
+		y = view_title(y, ctx->x, ctx->cols, "read at the event");
+	if (y < end)
+		draw_text(y++, ctx->x, ctx->cols, ST_WARN, "%s",
+			  capture_verdict(c, line, sizeof(line)));
+	for (int i = 0; i < c->n_zones && i < CAPTURE_ZONES && y < end; i++) {
+		draw_text(y++, ctx->x, ctx->cols, capture_zone_eligible(c, &c->zones[i]) ?
+			  ST_NORMAL : ST_DIM, "%s", capture_zone_line(c, i, line, sizeof(line)));
+		for (int t = 0; t < c->n_types && t < MAX_MTYPES && y < end; t++)
+			if (c->zones[i].has & CZ_PTI)
+				draw_text(y++, ctx->x + 2, ctx->cols - 2, t == capture_type_index(c) ?
+					  ST_TITLE : ST_NORMAL, "%s",
+					  capture_free_line(c, i, t, line, sizeof(line)));
+	}
+	return y;
+}
+
 /* One event's whole message, wrapped to the width. */
 static void
 draw_detail(const struct view_ctx *ctx, struct events_state *st, const struct event_entry *e,
@@ -128,6 +154,15 @@ draw_detail(const struct view_ctx *ctx, struct events_state *st, const struct ev
 #undef ADD
 	if (f[0] && y < end)
 		draw_text(y++, ctx->x, ctx->cols, ST_NORMAL, "%s", f);
+	/* Allocation failures only: a hung task's or an OOM's message comes
+	 * first (dump shows their captures). */
+	if (ev->kind != KMSG_ALLOC_FAILURE)
+		;
+	else if (ctx->events && events_capture(ctx->events, ev->seq))
+		y = draw_capture(ctx, events_capture(ctx->events, ev->seq), y, end);
+	else if (y < end)
+		draw_text(y++, ctx->x, ctx->cols, ST_DIM, "nothing read at the event (within the "
+			  "floor of the one before, or an older recording)");
 	{
 		char title[120];
 
@@ -307,6 +342,7 @@ events_key(const struct view_ctx *ctx, void *state, int key)
 static const char *const events_help[] = {
 	"Up/Down     move; PgUp/PgDn a page",
 	"Enter       the kernel's whole message (Up/Down scroll it; Esc back)",
+	"            and the free lists read at the event, with the verdict",
 	"/text       only events whose message or kind contains text",
 	"            kernel messages need root, or sysctl kernel.dmesg_restrict=0",
 	NULL

@@ -25,6 +25,50 @@
 
 static int cmd_dump_exec(int, char **);
 
+/* The recording's kernel-log events for --at event:N, found by reading
+ * every sample once (only when asked: it costs a pass). */
+struct dump_events {
+	size_t n, cap;
+	struct when_mark *m;
+};
+
+static bool
+dump_event_at(const void *ctx, size_t i, struct when_mark *m)
+{
+	const struct dump_events *de = ctx;
+
+	if (i >= de->n)
+		return false;
+	*m = de->m[i];
+	return true;
+}
+
+static int
+dump_events_scan(struct feed *f, size_t n, struct dump_events *de)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct sample *s;
+
+		if (feed_seek(f, i) < 0)
+			continue;
+		s = f->tick.s;
+		for (int k = 0; k < s->kmsg.n && k < KMSG_MAX_EVENTS; k++) {
+			if (de->n == de->cap) {
+				size_t cap = de->cap ? 2 * de->cap : 64;
+				struct when_mark *m = realloc(de->m, cap * sizeof(*m));
+
+				if (!m)
+					return -ENOMEM;
+				de->m = m;
+				de->cap = cap;
+			}
+			de->m[de->n++] = (struct when_mark){
+				kmsg_event_wall(&s->kmsg.ev[k], s->wall, s->mono), i, "" };
+		}
+	}
+	return 0;
+}
+
 const struct cmd_entry cmd_dump_entry = {
 	.name = "dump",
 	.usage = "FILE [--at TIME]\n"
@@ -268,6 +312,7 @@ cmd_dump_exec(int argc, char **argv)
 	unsigned mask = 0;
 	struct sample *shown = NULL;
 	struct feed *f;
+	struct dump_events events = { 0, 0, NULL };
 	struct replay *rp;
 	char why[512], first_why[sizeof(f->why)] = "";
 	int c, status = 0;
@@ -335,7 +380,17 @@ cmd_dump_exec(int argc, char **argv)
 		double t;
 
 		cmd_opt_recording_span(rp->r, n, &span);
-		if ((status = cmd_opt_time("dump", "--at", at, &span, &t)) != 0)
+		if (strstr(at, "event:") || strchr(at, ':')) {
+			if (dump_events_scan(f, n, &events) < 0) {
+				fprintf(stderr, "pagetop: out of memory\n");
+				status = 1;
+				goto out;
+			}
+			span.event = dump_event_at;
+			span.event_ctx = &events;
+		}
+		status = cmd_opt_time("dump", "--at", at, &span, &t);
+		if (status != 0)
 			goto out;
 		from = to = when_pick(&span, t);
 	} else if (!as_json) {
@@ -383,6 +438,11 @@ cmd_dump_exec(int argc, char **argv)
 		}
 		if (mask & DUMP_EVENTS)
 			dump_events(t->s, &printed);
+		/* What was read at the event comes with it. */
+		if ((mask & DUMP_EVENTS) && t->s->n_capture > 0) {
+			printf("\n");
+			sample_text_capture(stdout, t->s);
+		}
 		if (i != to)
 			continue;
 		shown_one = true;
@@ -398,6 +458,7 @@ cmd_dump_exec(int argc, char **argv)
 				 unread, first_why) != 0)
 		status = 1;
 out:
+	free(events.m);
 	free(shown);
 	feed_close(f);
 	return status;

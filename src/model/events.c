@@ -8,7 +8,10 @@ events_new(size_t cap)
 {
 	struct events *ev = calloc(1, sizeof(*ev));
 
-	if (!ev || cap == 0 || !(ev->e = calloc(cap, sizeof(*ev->e)))) {
+	if (!ev || cap == 0 || !(ev->e = calloc(cap, sizeof(*ev->e))) ||
+	    !(ev->caps = calloc(EVENTS_CAPTURES, sizeof(*ev->caps)))) {
+		if (ev)
+			free(ev->e);
 		free(ev);
 		return NULL;
 	}
@@ -22,6 +25,7 @@ events_free(struct events *ev)
 	if (!ev)
 		return;
 	free(ev->e);
+	free(ev->caps);
 	free(ev);
 }
 
@@ -31,6 +35,7 @@ events_reset(struct events *ev)
 	ev->next = 0;
 	ev->lost = 0;
 	ev->dropped = 0;
+	ev->caps_next = 0;
 }
 
 void
@@ -48,6 +53,23 @@ events_push(struct events *ev, uint64_t hseq, const struct sample *s)
 		e->ev = k->ev[i];
 		ev->next++;
 	}
+	/* What was read at the event stays with it (Enter on the Events screen). */
+	if (s->n_capture > 0)
+		ev->caps[ev->caps_next++ % EVENTS_CAPTURES] = s->capture;
+}
+
+const struct capture *
+events_capture(const struct events *ev, uint64_t seq)
+{
+	uint64_t n = ev->caps_next < EVENTS_CAPTURES ? ev->caps_next : EVENTS_CAPTURES;
+
+	for (uint64_t k = 1; k <= n; k++) {
+		const struct capture *c = &ev->caps[(ev->caps_next - k) % EVENTS_CAPTURES];
+
+		if (c->trigger == CAPTURE_KMSG && c->seq == seq)
+			return c;
+	}
+	return NULL;
 }
 
 bool

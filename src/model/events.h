@@ -28,7 +28,11 @@ struct events {
 	uint64_t lost;			/* records overwritten, events dropped: totals */
 	uint64_t dropped;
 	struct event_entry *e;		/* cap entries */
+	struct capture *caps;		/* EVENTS_CAPTURES: the newest captures */
+	uint64_t caps_next;
 };
+
+#define EVENTS_CAPTURES	8	/* captures kept with the events (42 KB each) */
 
 /* NULL when out of memory. */
 struct events *events_new(size_t cap);
@@ -43,6 +47,8 @@ bool events_range(const struct events *ev, uint64_t *first, uint64_t *last);
 const struct event_entry *events_get(const struct events *ev, uint64_t i);
 /* The newest event that arrived with history entry hseq or before it:
  * its number in *i; false when there is none. */
+/* The capture read at kernel-log record seq, or NULL when none is kept. */
+const struct capture *events_capture(const struct events *ev, uint64_t seq);
 bool events_last_at(const struct events *ev, uint64_t hseq, uint64_t *i);
 
 #endif

@@ -11,6 +11,7 @@
 #include "parse/meminfo.h"
 #include "parse/pagetypeinfo.h"
 #include "parse/psi.h"
+#include "model/capture.h"
 #include "model/delays.h"
 #include "model/probes.h"
 #include "model/sensors.h"
@@ -64,6 +65,8 @@ struct sample {
 	struct kmsg_sample kmsg;	/* kernel log events: filled by kmsg-source.c */
 	struct probes probes;	/* kernel probes: filled by source/probes.c */
 	struct delays delays;	/* delay accounting: source/delayacct.c */
+	int n_capture;		/* 0 or 1: capture holds a read at an event */
+	struct capture capture;	/* source/capture.c (model/capture.h) */
 	struct tasks tasks;	/* SRC_TASKS: filled by the task scan; the last
 				 * member (ptrec/codec.c clears up to it) */
 };

@@ -329,6 +329,8 @@ sample_json_at(struct json *j, const struct sample *s, const struct task_groups 
 		sample_json_probes(j, &s->probes);
 	if (s->delays.state != DELAYS_NONE)
 		sample_json_delays(j, &s->delays);
+	if (s->n_capture > 0)
+		sample_json_capture(j, &s->capture);
 	json_array_begin(j, "unavailable");
 	for (int i = 0; i < SRC_COUNT; i++) {
 		if (sample_has(s, i) || s->status[i].err == SRC_NOT_READ)

@@ -19,5 +19,7 @@ void sample_json_at(struct json *j, const struct sample *s, const struct task_gr
 void sample_json_probes(struct json *j, const struct probes *p);
 /* The delay accounting part (sample-json-delays.c). */
 void sample_json_delays(struct json *j, const struct delays *dl);
+/* The capture at an event (sample-json-capture.c), when n_capture. */
+void sample_json_capture(struct json *j, const struct capture *c);
 
 #endif

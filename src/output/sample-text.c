@@ -326,6 +326,7 @@ sample_text(FILE *f, const struct sample *s, const struct task_groups *groups, c
 	/* A snapshot of /dev/kmsg has none: only what comes after the start. */
 	if (s->kmsg.read && !s->kmsg.err && (s->kmsg.n || s->kmsg.lost || s->kmsg.dropped))
 		text_events(f, s);
+	sample_text_capture(f, s);
 	if (sample_has(s, SRC_TASKS))
 		text_tasks(f, &s->tasks, groups, s->mono);
 	for (int i = 0; i < SRC_COUNT; i++) {

@@ -17,6 +17,8 @@ void sample_text(FILE *f, const struct sample *s, const struct task_groups *grou
  * prev's (NULL: none, then those since the probes attached), the tasks
  * and D stacks of the tick. */
 void sample_text_probes(FILE *f, const struct sample *s, const struct sample *prev);
+/* The capture at an event, when s has one (sample-text-capture.c). */
+void sample_text_capture(FILE *f, const struct sample *s);
 /* A duration in ns as "12 us", "3.40 ms", "1.20 s". */
 void sample_text_ns(uint64_t ns, char *dst, size_t size);
 

@@ -6,10 +6,36 @@
  * /proc/zoneinfo is a "Node N, zone NAME" record per zone followed by
  * indented lines. The fields kept here are "pages free N" and the
  * watermark/size lines "key N" (no colon). Everything else is passed over:
- * per-node and per-zone stats ("nr_free_pages"), "protection: (...)",
- * pagesets, and the 2.6 hot/cold pagesets whose "high:" and "low:" lines
- * would shadow the watermarks if keys were not matched exactly.
+ * per-node and per-zone stats ("nr_free_pages"), pagesets, and the 2.6 hot/cold pagesets whose "high:" and "low:" lines
+ * would shadow the watermarks if keys were not matched exactly. "promo"
+ * and "protection: (...)" are kept apart, for captures.
  */
+
+/* "protection: (0, 3019, 4299)": the first list only. */
+static int
+zoneinfo_parse_protection(struct span rest, int line, struct zoneinfo_zone *z,
+			  struct parse_error *err)
+{
+	struct span word;
+
+	if (z->n_protection > 0)
+		return 0;
+	rest = span_trim(rest);
+	if (rest.len < 2 || rest.s[0] != '(' || !span_chop(&rest, ')'))
+		return parse_fail(err, line, "zone %s: bad \"protection\" list", z->zone);
+	rest.s++;
+	rest.len--;
+	while (span_next_word(&rest, &word)) {
+		uint64_t v;
+
+		span_chop(&word, ',');
+		if (span_to_u64(word, &v) != 0 || z->n_protection >= ZI_PROTECTION_MAX)
+			return parse_fail(err, line, "zone %s: bad \"protection\" list",
+			    z->zone);
+		z->protection[z->n_protection++] = v;
+	}
+	return 0;
+}
 
 static const char *const zoneinfo_keys[ZI_NFIELDS] = {
 	[ZI_FREE] = "pages free",	/* two words; matched apart */
@@ -59,6 +85,15 @@ zoneinfo_parse_field(struct span rest, int line, struct zoneinfo_zone *z,
 		if (!span_next_word(&rest, &key) || !span_eq(key, "free"))
 			return 0;
 		f = ZI_FREE;
+	} else if (span_eq(key, "protection:")) {
+		return zoneinfo_parse_protection(rest, line, z, err);
+	} else if (span_eq(key, "promo")) {
+		if (z->has_promo)
+			return 0;
+		if (!span_next_word(&rest, &value) || span_to_u64(value, &z->promo) != 0)
+			return parse_fail(err, line, "zone %s: bad \"promo\" value", z->zone);
+		z->has_promo = true;
+		return 0;
 	} else {
 		for (f = ZI_FREE + 1; f < ZI_NFIELDS; f++) {
 			if (span_eq(key, zoneinfo_keys[f]))

@@ -22,11 +22,20 @@ enum zoneinfo_field {
 	ZI_NFIELDS
 };
 
+#define ZI_PROTECTION_MAX	8	/* MAX_NR_ZONES is 5 or 6 */
+
 struct zoneinfo_zone {
 	int node;
 	char zone[NAME_LEN];
 	uint64_t v[ZI_NFIELDS];	/* pages */
 	uint32_t has;		/* bit f set: v[f] was in the file */
+	/* Read for captures (model/capture.h), not recorded with the zone:
+	 * "promo" (6.1+, memory tiering) and "protection: (a, b, ...)", the
+	 * lowmem reserve against allocations for each higher zone. */
+	bool has_promo;
+	uint64_t promo;
+	int n_protection;
+	uint64_t protection[ZI_PROTECTION_MAX];
 };
 
 struct zoneinfo {

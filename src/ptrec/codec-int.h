@@ -46,6 +46,7 @@ enum codec_field {
 	F_PROBES = 29,		/* the kernel probes (format 2.2) */
 	F_KMSG_MORE = 30,	/* of each kernel log event: times printed, device */
 	F_DELAYS = 31,		/* delay accounting (format 2.2) */
+	F_CAPTURE = 32,		/* a capture at an event (format 2.2) */
 };
 
 #define DELTA		0x1u	/* frame and chunk flags */
@@ -91,6 +92,7 @@ struct dec {
 	bool probes;			/* PROBES seen */
 	bool kmsg_more;			/* KMSG_MORE seen */
 	bool delays;			/* DELAYS seen */
+	bool capture;			/* CAPTURE seen */
 	bool v2;			/* the field is one of 20 to 25, 27 */
 	bool buddy_delta;		/* a delta buddyinfo chunk was read */
 	bool zi_delta;			/* likewise zoneinfo */
@@ -261,6 +263,9 @@ int codec_dec_kmsg_more(struct dec *d, struct rbuf *r);
 /* codec-delays.c: DELAYS (31), written when the state is not NONE. */
 void codec_enc_delays(struct wbuf *w, const struct delays *dl);
 int codec_dec_delays(struct dec *d, struct rbuf *r);
+/* codec-capture.c: CAPTURE (32), written when the sample has one. */
+void codec_enc_capture(struct wbuf *w, const struct capture *c);
+int codec_dec_capture(struct dec *d, struct rbuf *r);
 
 /* codec-probes.c: PROBES (29), written when the state is not NONE. */
 size_t codec_probes_cum_count(void);

@@ -260,6 +260,11 @@ codec_encode(const struct sample *s, const struct sample *prev, uint8_t *buf,
 		codec_enc_delays(&w, &s->delays);
 		codec_field_end(&w, start);
 	}
+	if (s->n_capture > 0) {
+		start = codec_field_begin(&w, F_CAPTURE);
+		codec_enc_capture(&w, &s->capture);
+		codec_field_end(&w, start);
+	}
 
 	/* Left out when there is none: a keyframe, or nothing changed. A
 	 * probe that has no room says whether there is. */
@@ -407,6 +412,11 @@ dec_field(struct dec *d, uint64_t id, struct rbuf *r, unsigned *seen_status)
 			return codec_fail(d->err, "delays: twice");
 		d->delays = true;
 		return codec_dec_delays(d, r);
+	case F_CAPTURE:
+		if (d->capture)
+			return codec_fail(d->err, "capture: twice");
+		d->capture = true;
+		return codec_dec_capture(d, r);
 	default:
 		if (d->st != NULL)
 			d->st->unknown_fields++;

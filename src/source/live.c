@@ -11,6 +11,7 @@
 #include "source/kmsg-source.h"
 #include "source/libsensors.h"
 #include "source/marks.h"
+#include "source/capture.h"
 #include "source/delayacct.h"
 #include "source/probes.h"
 #include "source/sampler.h"
@@ -37,6 +38,7 @@ struct live {
 	const char *kmsg_path;
 	struct probe_source *probes;	/* NULL: not asked for, or not loaded */
 	char probes_why[sizeof(((struct probes *)0)->why)];
+	struct capture_source *cap;	/* captures at the event */
 	struct delayacct *da;		/* NULL: not asked for, or no task scan */
 	int ran[TASKSCAN_RAN_MAX];	/* the tasks that ran this tick */
 	int mark_fd;
@@ -100,6 +102,8 @@ live_next(struct feed *f)
 		probes_unavailable(&s->probes, l->probes_why);
 	else
 		s->probes.state = PROBES_NONE;
+	/* After the kernel log and the probes: either may ask for a capture. */
+	capture_source_run(l->cap, s);
 	tick_update(&f->tick);
 	f->at = l->ticks++;
 	return 0;
@@ -158,6 +162,7 @@ live_close(struct feed *f)
 	marks_close(l->mark_fd, l->mark_path);
 	probes_close(l->probes);
 	delayacct_close(l->da);
+	capture_source_close(l->cap);
 	if (l->ts)
 		taskscan_free(l->ts);
 	if (l->sensors)
@@ -215,6 +220,8 @@ live_open(const struct live_opts *o, char *why, size_t size)
 	if (r < 0)
 		live_note(&l->f, what, -r);
 	l->f.tick.s = l->s;
+	if (!(l->cap = capture_source_open(&l->sp.fs)))
+		goto nomem;
 	/* Tasks, sensors and the kernel log belong to this machine: a tree
 	 * of captured files has none (--kmsg names a log anyway). */
 	if (l->sp.fs.is_procfs) {

@@ -225,6 +225,33 @@ when_mark(const char *spec, const char *text, const struct when_span *span,
 	return -ERANGE;
 }
 
+/* "N" (from 1): the moment of the Nth kernel-log event. */
+static int
+when_event(const char *spec, const char *num, const struct when_span *span,
+	   struct when_base *b, char *why, size_t size)
+{
+	struct when_mark m;
+	size_t want, all = 0;
+
+	if (!num[0] || strspn(num, "0123456789") != strlen(num) || strlen(num) > 9 ||
+	    (want = strtoul(num, NULL, 10)) == 0) {
+		snprintf(why, size, "'%.60s' is not a time: events count from event:1", spec);
+		return -EINVAL;
+	}
+	for (size_t i = 0; span->event && span->event(span->event_ctx, i, &m); i++, all++)
+		if (i + 1 == want) {
+			b->t = m.wall;
+			b->mark = true;
+			return 0;
+		}
+	if (all == 0)
+		snprintf(why, size, "'%.60s': the recording has no kernel-log events", spec);
+	else
+		snprintf(why, size, "'%.60s': the recording has %zu kernel-log event%s", spec,
+			 all, all == 1 ? "" : "s");
+	return -ERANGE;
+}
+
 /* spec (whole, for the messages) without an offset: base. */
 static int
 when_base(const char *spec, const char *base, const struct when_span *span,
@@ -241,6 +268,8 @@ when_base(const char *spec, const char *base, const struct when_span *span,
 		b->t = span->last;
 	} else if (strncmp(base, "mark:", 5) == 0) {
 		return when_mark(spec, base + 5, span, b, why, size);
+	} else if (strncmp(base, "event:", 6) == 0) {
+		return when_event(spec, base + 6, span, b, why, size);
 	} else if (base[0] == '+' || base[0] == '-') {
 		if (duration_parse(base + 1, &d) < 0) {
 			snprintf(why, size, "'%.60s' is not a time: '%.60s' is not a duration "
@@ -342,6 +371,9 @@ when_pick(const struct when_span *span, double t)
 
 	/* A mark's moment, as named or as printed (to the millisecond). */
 	for (size_t i = 0; span->mark && span->mark(span->ctx, i, &m); i++)
+		if (fabs(m.wall - t) <= WHEN_SLACK + 1e-6 && m.sample < span->count)
+			return m.sample;
+	for (size_t i = 0; span->event && span->event(span->event_ctx, i, &m); i++)
 		if (fabs(m.wall - t) <= WHEN_SLACK + 1e-6 && m.sample < span->count)
 			return m.sample;
 	/* The start is the first sample, however close the next one is. */

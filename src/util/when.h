@@ -15,6 +15,9 @@
  *   +D                        D after the first sample ("+5m")
  *   mark:TEXT, mark:TEXT#2    the moment of the first (second) mark whose
  *                             text contains TEXT
+ *   event:N                   the moment of the Nth kernel-log event (from
+ *                             1), as dump prints it; it picks the sample
+ *                             that brought the event, like a mark's
  * each but +D and -D optionally followed by +D or -D ("mark:mke2fs-1s",
  * "end-30s", "08:21:11.2+500ms"), where D is what duration_parse() takes:
  * 90, 90s, 500ms, 5m, 1.5h, 2d. mark:TEXT is all text when a mark
@@ -24,7 +27,9 @@
  * the last sample at or before it, to the millisecond (a sample printed
  * 08:21:11.198 is at 08:21:11.198); but a mark's own moment (mark:TEXT, or
  * the time printed for a mark) picks the first sample at or after the
- * mark, so that "after the mark" never shows a moment before it.
+ * mark, so that "after the mark" never shows a moment before it; an
+ * event's moment (event:N, or the time printed for it) picks the sample
+ * that brought it.
  *
  * A time outside the span is an error that names the span: never a silent
  * clamp. A written time is as precise as its last digit (a clock time
@@ -59,6 +64,10 @@ struct when_span {
 	/* The last sample at or before wall time t (0 when t is earlier). */
 	size_t (*find)(const void *ctx, double t);
 	const void *ctx;
+	/* Kernel-log event i (0, 1, ...) into *m (text unused), its sample
+	 * the one that brought it; NULL: none known. Its own context. */
+	bool (*event)(const void *ctx, size_t i, struct when_mark *m);
+	const void *event_ctx;
 };
 
 /* The longest one-line message of when_parse() (with a spec cut to fit). */
