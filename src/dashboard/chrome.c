@@ -60,6 +60,11 @@ chrome_header(struct dashboard *d, uint64_t seq)
 	else
 		fmt_duration(d->f->interval, every, sizeof(every));
 	x += draw_text(0, x, COLS - x, ST_HEADER, " every %s ", every);
+	/* Fast samples while a PSI trigger fires; or why they cannot come. */
+	if (d->f->burst)
+		x += draw_text(0, x, COLS - x, ST_BAD, " BURST %.2gs ", d->f->interval_now);
+	else if (d->f->burst_why[0])
+		x += draw_text(0, x, COLS - x, ST_DIM, " bursts off: %s ", d->f->burst_why);
 	if (recording_active(&d->rec)) {
 		struct recorder_status rs;
 		char sz[16];
