@@ -260,11 +260,13 @@ live_open(const struct live_opts *o, char *why, size_t size)
 		if (!(l->da = delayacct_open(what, sizeof(what))))
 			live_note(&l->f, what, ENOMEM);
 	}
-	/* PSI triggers for bursts of fast samples; without them the header
-	 * says why and the interval stays. A burst no faster is none. */
+	/* PSI triggers for bursts of fast samples, on this machine's
+	 * pressure files (a tree of captured files has none); without them
+	 * the header says why and the interval stays. */
 	l->burst = o->burst > 0 ? o->burst : LIVE_BURST;
 	l->burst_for = o->burst_for > 0 ? o->burst_for : LIVE_BURST_FOR;
 	if (!o->no_burst && !o->once && l->burst < o->interval &&
+	    (l->sp.fs.is_procfs || getenv("PAGETOP_PSI_TRIGGER")) &&
 	    psi_trigger_open(&l->trig, o->root, o->burst_trigger, l->f.burst_why,
 			     sizeof(l->f.burst_why)) < 0 &&
 	    !l->f.burst_why[0])
