@@ -159,8 +159,10 @@ cmd_record_exec(int argc, char **argv)
 				break;
 			if (poll(pfd, (nfds_t)nfd, (int)arith_ceil(left * 1000)) <= 0)
 				continue;
+			/* Not sooner than a burst's interval after the last. */
 			if (feed_polled(f, pfd, nfd))
-				next = clock_mono();
+				next = arith_max(clock_mono(), s->mono + (lo.burst > 0 ? lo.burst :
+									  LIVE_BURST));
 			while (feed_mark_receive(f, mtext, sizeof(mtext)))
 				recording_mark(&rec, s->wall + (clock_mono() - s->mono), mtext);
 		}

@@ -143,7 +143,8 @@ cmd_serve_exec(int argc, char **argv)
 		nfd = feed_pollfds(f, pfd, FEED_POLL_MAX);
 		serve_wait(sv, next, pfd, nfd);
 		if (feed_polled(f, pfd, nfd))
-			next = clock_mono();
+			next = arith_max(clock_mono(), f->tick.s->mono +
+					 (lo.burst > 0 ? lo.burst : LIVE_BURST));
 	}
 	status = 0;
 out:

@@ -23,6 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A burst's first sample comes no sooner than the shortest interval
+ * after the last (a trigger may fire just after a sample). */
+#define DASHBOARD_BURST_SOONEST	0.1
 #define HELP_VIEW	(VIEW_COUNT - 1)
 
 bool
@@ -398,7 +401,8 @@ dashboard_run_loop(struct dashboard *d, const sigset_t *waiting)
 			return 0;
 		/* A PSI trigger fired: the burst's first sample now. */
 		if (feed_polled(d->f, pfd + 1, nfd - 1) && !d->rc)
-			d->next_tick = clock_mono();
+			d->next_tick = arith_max(clock_mono(), d->f->tick.s->mono +
+						 DASHBOARD_BURST_SOONEST);
 		while (feed_mark_receive(d->f, mtext, sizeof(mtext))) {
 			dashboard_mark(d, mtext);
 			redraw = true;
