@@ -5,6 +5,7 @@
  */
 #include "cmd/cmd-opts.h"
 #include "source/live.h"
+#include "source/psi-trigger.h"
 
 #include <errno.h>
 #include <math.h>
@@ -211,6 +212,29 @@ cmd_opt_live(int c, const char *arg, struct live_opts *lo)
 	case CMD_OPT_NO_DELAYACCT:
 		lo->no_delayacct = true;
 		return 0;
+	case CMD_OPT_NO_BURST:
+		lo->no_burst = true;
+		return 0;
+	case CMD_OPT_BURST: {
+		double v;
+
+		if (duration_parse(arg, &v) == 0 && v == 0) {
+			lo->no_burst = true;
+			return 0;
+		}
+		lo->no_burst = false;
+		return cmd_opt_interval(NULL, "--burst", arg, &lo->burst);
+	}
+	case CMD_OPT_BURST_FOR:
+		return cmd_opt_duration(NULL, "--burst-for", arg, &lo->burst_for);
+	case CMD_OPT_BURST_TRIGGER: {
+		char why[160];
+
+		if (psi_trigger_spec_check(arg, why, sizeof(why)) < 0)
+			return cmd_opt_error(NULL, "--burst-trigger", "'%s' %s", arg, why);
+		lo->burst_trigger = arg;
+		return 0;
+	}
 	case CMD_OPT_DSLEEP: {
 		double v;
 

@@ -76,17 +76,26 @@ int cmd_opt_span(const char *cmd, const struct rec_reader *r, size_t n, const ch
 #define CMD_OPT_NO_PROBES	0x100
 #define CMD_OPT_DSLEEP		0x101
 #define CMD_OPT_NO_DELAYACCT	0x102
+/* Bursts: --burst INTERVAL (0: off; else CMD_OPT_INTERVAL_MIN up),
+ * --no-burst, --burst-for DURATION, --burst-trigger SPEC. */
+#define CMD_OPT_BURST		0x103
+#define CMD_OPT_NO_BURST	0x104
+#define CMD_OPT_BURST_FOR	0x105
+#define CMD_OPT_BURST_TRIGGER	0x106
 #define CMD_OPT_PROBES_LONG \
 	{ "no-probes", no_argument, NULL, CMD_OPT_NO_PROBES }, \
 	{ "dsleep-min", required_argument, NULL, CMD_OPT_DSLEEP }, \
-	{ "no-delayacct", no_argument, NULL, CMD_OPT_NO_DELAYACCT }
+	{ "no-delayacct", no_argument, NULL, CMD_OPT_NO_DELAYACCT }, \
+	{ "burst", required_argument, NULL, CMD_OPT_BURST }, \
+	{ "no-burst", no_argument, NULL, CMD_OPT_NO_BURST }, \
+	{ "burst-for", required_argument, NULL, CMD_OPT_BURST_FOR }, \
+	{ "burst-trigger", required_argument, NULL, CMD_OPT_BURST_TRIGGER }
 
 /*
  * The options of every command that samples the live system: -d,
  * --pagetypeinfo-every, --proc-root, --kmsg, --no-probes, --dsleep-min,
- * --no-delayacct as
- * getopt_long returns them ('d', 'P', 'r', 'k', CMD_OPT_NO_PROBES,
- * CMD_OPT_DSLEEP). 0 when c was one (taken into lo), EXIT_USAGE after
+ * --no-delayacct, --burst, --no-burst, --burst-for, --burst-trigger as
+ * getopt_long returns them ('d', 'P', 'r', 'k', CMD_OPT_NO_PROBES, ...). 0 when c was one (taken into lo), EXIT_USAGE after
  * its message, -1 when c is not a live option.
  */
 struct live_opts;

@@ -27,10 +27,24 @@ static int cmd_record_exec(int, char **);
 const struct cmd_entry cmd_record_entry = {
 	.name = "record",
 	.usage = "[-o FILE] [-d SECONDS] [--duration D] [--max-size SIZE] [--flush SECONDS]\n"
-		 "      [--pagetypeinfo-every SECONDS] [--proc-root DIR] [--kmsg PATH]",
+		 "      [--pagetypeinfo-every SECONDS] [--proc-root DIR] [--kmsg PATH]\n"
+		 "      [--burst INTERVAL|--no-burst] [--burst-for D] [--burst-trigger SPEC]",
 	.summary = "record samples to a file, headless, until the duration, SIGINT or SIGTERM",
 	.exec = cmd_record_exec,
 };
+
+/* Where, how often, and whether bursts can come. */
+static void
+cmd_record_say_start(const struct feed *f, const char *path)
+{
+	char shown[3 * PATH_MAX], why[3 * sizeof(f->burst_why)];
+
+	if (f->burst_why[0])
+		fprintf(stderr, "pagetop: bursts off: %s\n",
+			text_esc(why, sizeof(why), f->burst_why));
+	fprintf(stderr, "pagetop: recording to %s every %gs\n",
+		text_esc(shown, sizeof(shown), path), f->interval);
+}
 
 static int
 cmd_record_exec(int argc, char **argv)
@@ -107,7 +121,7 @@ cmd_record_exec(int argc, char **argv)
 
 	quit_catch();
 
-	start = clock_mono();
+	start = next = clock_mono();
 	for (long n = 0; !quit_asked(); n++) {
 		feed_next(f);
 		if (n == 0) {
@@ -117,7 +131,7 @@ cmd_record_exec(int argc, char **argv)
 				status = 1;
 				goto out;
 			}
-			fprintf(stderr, "pagetop: recording to %s every %gs\n", path, lo.interval);
+			cmd_record_say_start(f, path);
 		}
 		recording_push(&rec, s);
 		pushed++;
@@ -128,23 +142,30 @@ cmd_record_exec(int argc, char **argv)
 			said = true;
 			break;
 		}
-		if (duration > 0 && s->mono - start + lo.interval > duration + 1e-6)
+		if (duration > 0 && s->mono - start + f->interval_now > duration + 1e-6)
 			break;
-		/* Wait for the next tick, taking marks as they come. */
-		next = start + (double)(n + 1) * lo.interval;
+		/* The interval in force: a burst's while a PSI trigger fires. */
+		next += f->interval_now;
+		if (next < clock_mono() - f->interval_now)
+			next = clock_mono();	/* stalled: no catching up */
+		/* Wait for the next tick, taking marks as they come; a trigger
+		 * that fires starts a burst at once. */
 		while (!quit_asked()) {
-			struct pollfd pfd = { .fd = -1, .events = POLLIN };
-			int nfd = feed_poll_fds(f, &pfd.fd, 1);
+			struct pollfd pfd[FEED_POLL_MAX];
+			int nfd = feed_pollfds(f, pfd, FEED_POLL_MAX);
 			double left = next - clock_mono();
 
 			if (left <= 0)
 				break;
-			if (poll(&pfd, (nfds_t)nfd, (int)arith_ceil(left * 1000)) > 0)
-				while (feed_mark_receive(f, mtext, sizeof(mtext)))
-					recording_mark(&rec, s->wall + (clock_mono() - s->mono), mtext);
+			if (poll(pfd, (nfds_t)nfd, (int)arith_ceil(left * 1000)) <= 0)
+				continue;
+			/* Not sooner than a burst's interval after the last. */
+			if (feed_polled(f, pfd, nfd))
+				next = arith_max(clock_mono(), s->mono + (lo.burst > 0 ? lo.burst :
+									  LIVE_BURST));
+			while (feed_mark_receive(f, mtext, sizeof(mtext)))
+				recording_mark(&rec, s->wall + (clock_mono() - s->mono), mtext);
 		}
-		if (next < clock_mono() - lo.interval)
-			start = clock_mono() - (double)(n + 1) * lo.interval;	/* stalled: no catching up */
 	}
 	if ((r = recording_finish(&rec, &rs, why, sizeof(why))) < 0 && r != -EFBIG) {
 		if (!said)

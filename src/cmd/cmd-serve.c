@@ -18,6 +18,7 @@
 #include "util/clock.h"
 #include "util/quit.h"
 #include "util/arith.h"
+#include "util/text.h"
 #include "output/metrics.h"
 #include "output/serve.h"
 #include "source/live.h"
@@ -27,7 +28,8 @@ static int cmd_serve_exec(int, char **);
 const struct cmd_entry cmd_serve_entry = {
 	.name = "serve",
 	.usage = "[--listen ADDR:PORT] [-d SECONDS] [-n N] [--pagetypeinfo-every SECONDS]\n"
-		 "      [--proc-root DIR] [--kmsg PATH]",
+		 "      [--proc-root DIR] [--kmsg PATH]\n"
+		 "      [--burst INTERVAL|--no-burst] [--burst-for D] [--burst-trigger SPEC]",
 	.summary = "sample live and serve /metrics to Prometheus (default 127.0.0.1:9782)",
 	.exec = cmd_serve_exec,
 };
@@ -118,20 +120,31 @@ cmd_serve_exec(int argc, char **argv)
 	ticks = 1;
 	fprintf(stderr, "pagetop: serving http://%s/metrics, sampling %s every %gs\n", shown,
 		lo.root, lo.interval);
-	next = clock_mono() + lo.interval;
+	if (f->burst_why[0])
+		fprintf(stderr, "pagetop: serve: bursts off: %s\n",
+			text_esc(why, sizeof(why), f->burst_why));
+	/* The interval in force: a burst's while a PSI trigger fires. */
+	next = clock_mono() + f->interval_now;
 	while (!quit_asked()) {
+		struct pollfd pfd[FEED_POLL_MAX];
+		int nfd;
+
 		if (clock_mono() >= next) {
 			if (iterations && (long)ticks >= iterations)
 				break;
 			serve_tick(f, m, &in);
 			serve_set(sv, m, &in);
 			ticks++;
-			next += lo.interval;
+			next += f->interval_now;
 			if (next < clock_mono())
-				next = clock_mono() + lo.interval;	/* stalled: no catching up */
+				next = clock_mono() + f->interval_now;	/* stalled: no catching up */
 			continue;
 		}
-		serve_wait(sv, next);
+		nfd = feed_pollfds(f, pfd, FEED_POLL_MAX);
+		serve_wait(sv, next, pfd, nfd);
+		if (feed_polled(f, pfd, nfd))
+			next = arith_max(clock_mono(), f->tick.s->mono +
+					 (lo.burst > 0 ? lo.burst : LIVE_BURST));
 	}
 	status = 0;
 out:

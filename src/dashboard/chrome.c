@@ -60,6 +60,9 @@ chrome_header(struct dashboard *d, uint64_t seq)
 	else
 		fmt_duration(d->f->interval, every, sizeof(every));
 	x += draw_text(0, x, COLS - x, ST_HEADER, " every %s ", every);
+	/* Fast samples while a PSI trigger fires. */
+	if (d->f->burst)
+		x += draw_text(0, x, COLS - x, ST_BAD, " BURST %.2gs ", d->f->interval_now);
 	if (recording_active(&d->rec)) {
 		struct recorder_status rs;
 		char sz[16];
@@ -74,8 +77,11 @@ chrome_header(struct dashboard *d, uint64_t seq)
 	uptime = history_uptime(d->h, seq);
 	if (!isnan(uptime)) {
 		fmt_duration(uptime, up, sizeof(up));
-		draw_text(0, x, COLS - x, ST_HEADER, " up %s", up);
+		x += draw_text(0, x, COLS - x, ST_HEADER, " up %s", up);
 	}
+	/* Last, so that it pushes nothing out: why no bursts can come. */
+	if (d->f->burst_why[0])
+		draw_text(0, x, COLS - x, ST_DIM, "  bursts off: %s", d->f->burst_why);
 }
 
 void

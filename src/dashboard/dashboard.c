@@ -23,6 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A burst's first sample comes no sooner than the shortest interval
+ * after the last (a trigger may fire just after a sample). */
+#define DASHBOARD_BURST_SOONEST	0.1
 #define HELP_VIEW	(VIEW_COUNT - 1)
 
 bool
@@ -349,21 +352,21 @@ dashboard_tick(struct dashboard *d, double t)
 	if (t < d->next_tick)
 		return false;
 	dashboard_sample(d);
-	/* After a stall, start the beat afresh rather than catch up. */
-	d->next_tick += d->f->interval;
+	/* After a stall, start the beat afresh rather than catch up. The
+	 * interval in force is a burst's while a PSI trigger fires. */
+	d->next_tick += d->f->interval_now;
 	if (d->next_tick < t)
-		d->next_tick = t + d->f->interval;
+		d->next_tick = t + d->f->interval_now;
 	return true;
 }
 
 static int
 dashboard_run_loop(struct dashboard *d, const sigset_t *waiting)
 {
-	struct pollfd pfd[2] = { { .fd = STDIN_FILENO, .events = POLLIN }, { .fd = -1 } };
-	int nfd = 1 + feed_poll_fds(d->f, &pfd[1].fd, 1);
+	struct pollfd pfd[1 + FEED_POLL_MAX] = { { .fd = STDIN_FILENO, .events = POLLIN } };
+	int nfd = 1 + feed_pollfds(d->f, pfd + 1, FEED_POLL_MAX);
 	bool redraw = true;
 	char mtext[PROMPT_MAX + 1];
-	pfd[1].events = POLLIN;
 	d->next_tick = clock_mono() + d->f->interval;
 	while (!quit_asked()) {
 		int wait_ms, ch;
@@ -386,7 +389,8 @@ dashboard_run_loop(struct dashboard *d, const sigset_t *waiting)
 		wait_ms = (int)arith_ceil((d->next_tick - clock_mono()) * 1000);
 		if (wait_ms < 0)
 			wait_ms = 0;
-		pfd[0].revents = 0;
+		for (int i = 0; i < nfd; i++)
+			pfd[i].revents = 0;
 		if (ppoll(pfd, (nfds_t)nfd,
 			  &(struct timespec){ wait_ms / 1000, (wait_ms % 1000) * 1000000L },
 			  waiting) < 0 && errno != EINTR)
@@ -395,6 +399,10 @@ dashboard_run_loop(struct dashboard *d, const sigset_t *waiting)
 		 * reaching us): quit rather than spin on a dead descriptor. */
 		if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 			return 0;
+		/* A PSI trigger fired: the burst's first sample now. */
+		if (feed_polled(d->f, pfd + 1, nfd - 1) && !d->rc)
+			d->next_tick = arith_max(clock_mono(), d->f->tick.s->mono +
+						 DASHBOARD_BURST_SOONEST);
 		while (feed_mark_receive(d->f, mtext, sizeof(mtext))) {
 			dashboard_mark(d, mtext);
 			redraw = true;

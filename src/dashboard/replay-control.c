@@ -346,6 +346,25 @@ replay_control_x(const struct replay_control *rc, size_t i, int w)
 	return 1 + (int)((double)i * (w - 1) / (double)(rc->n > 1 ? rc->n - 1 : 1));
 }
 
+/* Did samples come faster than the recording's interval in [lo, hi]?
+ * More samples than the stretch's time holds at the interval: a burst
+ * of a few fast samples shows in a column of thousands. */
+static bool
+replay_control_burst_in(const struct replay_control *rc, size_t lo, size_t hi)
+{
+	double iv = rc->f->interval, span;
+
+	if (hi <= lo || !(iv > 0))
+		return false;
+	span = feed_time_of(rc->f, hi) - feed_time_of(rc->f, lo);
+	if (hi - lo < 8)	/* a few: each one's interval */
+		for (size_t i = lo; i < hi; i++)
+			if (feed_time_of(rc->f, i + 1) - feed_time_of(rc->f, i) <
+			    FEED_BURST_SHARE * iv)
+				return true;
+	return (double)(hi - lo) > span / iv + 2.5;
+}
+
 void
 replay_control_timeline(const struct replay_control *rc, int y, int cols)
 {
@@ -363,8 +382,21 @@ replay_control_timeline(const struct replay_control *rc, int y, int cols)
 	if (w < 10 || rc->n == 0)
 		return;
 	draw_text(y, 0, cols, ST_DIM, "[");
-	for (int x = 0; x < w; x++)
-		draw_text(y, 1 + x, 1, ST_DIM, draw_utf8() ? "\u2500" : "-");
+	/* Columns of fast samples (bursts) as =, each column the samples
+	 * whose position falls in it. */
+	for (size_t x = 0, lo = 0; x < (size_t)w; x++) {
+		size_t hi = rc->n > 1 ? (size_t)((double)(x + 1) * (double)(rc->n - 1) /
+						 (double)(w > 1 ? w - 1 : 1)) : 0;
+
+		if (hi >= rc->n)
+			hi = rc->n - 1;
+		if (hi >= lo && replay_control_burst_in(rc, lo > 0 ? lo - 1 : 0, hi))
+			draw_text(y, 1 + (int)x, 1, ST_WARN, draw_utf8() ? "\u2550" : "=");
+		else
+			draw_text(y, 1 + (int)x, 1, ST_DIM, draw_utf8() ? "\u2500" : "-");
+		if (hi + 1 > lo)
+			lo = hi + 1;
+	}
 	/* Gaps first, so that a mark at the same place shows. */
 	for (size_t k = 0; k < nm; k++)
 		if (m[k].kind == FEED_GAP)

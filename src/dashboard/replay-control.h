@@ -43,7 +43,7 @@ double replay_control_play(struct replay_control *rc);
 bool replay_control_key(struct replay_control *rc, int ch);
 /* Goes to the time typed at the g prompt; a message when it is not one. */
 void replay_control_go(struct replay_control *rc, const char *text);
-/* The line of marks (|), gaps (!) and where the replay stands. */
+/* The line of marks (|), gaps (!), bursts (=) and where the replay stands. */
 void replay_control_timeline(const struct replay_control *rc, int y, int cols);
 
 #endif

@@ -14,6 +14,7 @@
 #ifndef PAGETOP_FEED_H
 #define PAGETOP_FEED_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +36,10 @@ struct feed_mark {
 
 struct feed;
 
+/* A sample that came within this share of the interval after the one
+ * before came in a burst. */
+#define FEED_BURST_SHARE	0.75
+
 struct feed_ops {
 	/* The next sample into f->tick: live, read now; a recording, the
 	 * one after the current. 0; 1 at the end of a recording; -errno,
@@ -52,6 +57,11 @@ struct feed_ops {
 	/* Descriptors to poll for input the feed takes between ticks (marks
 	 * sent by `pagetop mark`); returns how many it wrote, at most max. */
 	int (*poll_fds)(const struct feed *f, int *fds, int max);
+	/* A poll saw revents on fd, one of poll_fds': true when the next
+	 * sample is due now (a PSI trigger fired: a burst begins). A poll
+	 * takes a trigger's event, so every poll of poll_fds says here what
+	 * it saw. */
+	bool (*poll_ready)(struct feed *f, int fd, short revents);
 	/* A mark that arrived live: 1 with its text, 0 when none waits. */
 	int (*mark_receive)(struct feed *f, char *text, size_t size);
 	/* The marks and gaps a recording holds, in sample order. */
@@ -65,6 +75,12 @@ struct feed {
 	struct host host;
 	double interval;	/* seconds between samples, as asked or recorded */
 	double pti_every;	/* seconds between pagetypeinfo reads */
+	/* The interval in force: interval, or the burst one while a PSI
+	 * trigger fired lately (live) or the sample came sooner than
+	 * interval (a recording). A burst sample is an ordinary sample. */
+	double interval_now;
+	bool burst;
+	char burst_why[200];	/* live: why there are no bursts; "" when armed or not asked */
 	size_t at;		/* the index of the sample in tick (a recording) */
 	struct tick tick;	/* the current sample and what stays in force */
 	/* A note for the user that is not a failure (a damaged stretch, a
@@ -108,6 +124,38 @@ static inline int
 feed_poll_fds(const struct feed *f, int *fds, int max)
 {
 	return f->ops->poll_fds ? f->ops->poll_fds(f, fds, max) : 0;
+}
+
+static inline bool
+feed_poll_ready(struct feed *f, int fd, short revents)
+{
+	return f->ops->poll_ready ? f->ops->poll_ready(f, fd, revents) : false;
+}
+
+#define FEED_POLL_MAX	4	/* descriptors a feed hands out to poll */
+
+/* The feed's descriptors into p, to poll for POLLIN and POLLPRI; how many. */
+static inline int
+feed_pollfds(const struct feed *f, struct pollfd *p, int max)
+{
+	int fds[FEED_POLL_MAX], n = feed_poll_fds(f, fds, max < FEED_POLL_MAX ? max : FEED_POLL_MAX);
+
+	for (int i = 0; i < n; i++)
+		p[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN | POLLPRI };
+	return n;
+}
+
+/* After a poll of p from feed_pollfds(): what each saw, to the feed; true
+ * when a burst begins (the next sample is due now). */
+static inline bool
+feed_polled(struct feed *f, const struct pollfd *p, int n)
+{
+	bool due = false;
+
+	for (int i = 0; i < n; i++)
+		if (p[i].revents && feed_poll_ready(f, p[i].fd, p[i].revents) && !f->burst)
+			due = true;
+	return due;
 }
 
 static inline int

@@ -159,7 +159,7 @@ print_heading(const struct report *rep, FILE *out)
 {
 	const struct feed *f = rep->f;
 	size_t n = feed_count(f);
-	char line[600], a[32], b[32], d[24], iv[32];
+	char line[600], a[32], b[32], d[24], iv[96];
 
 	fputs("pagetop report of ", out);
 	put_wrapped(out, 18, 2, rep->path);
@@ -190,6 +190,32 @@ print_heading(const struct report *rep, FILE *out)
 		snprintf(iv, sizeof(iv), ", one every %gs", rep->interval);
 	else
 		iv[0] = '\0';
+	/* Samples that came sooner than the interval: bursts (PSI triggers);
+	 * their pace from the intervals near the shortest (the first of a
+	 * burst is cut short by the firing, not by the pace). */
+	if (rep->interval > 0) {
+		size_t fast = 0, near = 0;
+		double sum = 0, least = rep->interval;
+
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 1; i < n; i++) {
+				double t0 = feed_time_of(f, i - 1), t1 = feed_time_of(f, i);
+
+				if (!(t0 >= rep->first && t1 <= rep->last &&
+				      t1 - t0 < FEED_BURST_SHARE * rep->interval))
+					continue;
+				if (pass == 0) {
+					fast++;
+					least = arith_min(least, t1 - t0);
+				} else if (t1 - t0 < 2 * least) {
+					near++;
+					sum += t1 - t0;
+				}
+			}
+		if (fast)
+			snprintf(iv + strlen(iv), sizeof(iv) - strlen(iv), ", %zu at %.2gs in bursts",
+				 fast, sum / (double)near);
+	}
 	if (rep->unreadable)
 		snprintf(line, sizeof(line), "%zu of %zu%s", rep->samples,
 			 rep->samples + rep->unreadable, iv);

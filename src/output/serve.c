@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#define SERVE_EXTRA_MAX	4	/* a feed's descriptors polled with the clients */
 #define SERVE_REQUEST_MAX	8192
 
 /* One rendered exposition; kept intact while users > 0 clients send it. */
@@ -415,9 +416,9 @@ serve_accept(struct serve *sv)
 }
 
 void
-serve_wait(struct serve *sv, double next)
+serve_wait(struct serve *sv, double next, struct pollfd *extra, int n_extra)
 {
-	struct pollfd pfd[SERVE_MAX_CLIENTS + 1];
+	struct pollfd pfd[SERVE_MAX_CLIENTS + 1 + SERVE_EXTRA_MAX];
 	struct client *who[SERVE_MAX_CLIENTS + 1];
 	double now = clock_mono(), until = next;
 	int n = 0, timeout;
@@ -440,9 +441,18 @@ serve_wait(struct serve *sv, double next)
 			.events = c->state == CL_WRITING ? POLLOUT : POLLIN };
 		who[n++] = c;
 	}
+	/* The feed's descriptors last: a trigger that fires ends the wait. */
+	if (n_extra > SERVE_EXTRA_MAX)
+		n_extra = SERVE_EXTRA_MAX;
+	for (int i = 0; i < n_extra; i++) {
+		extra[i].revents = 0;
+		pfd[n + i] = extra[i];
+	}
 	timeout = until <= now ? 0 : (int)arith_ceil((until - now) * 1000);
-	if (poll(pfd, (nfds_t)n, timeout) <= 0)
+	if (poll(pfd, (nfds_t)(n + n_extra), timeout) <= 0)
 		return;
+	for (int i = 0; i < n_extra; i++)
+		extra[i].revents = pfd[n + i].revents;
 	/* Clients first: a connection accepted now may close one of them. */
 	for (int i = 1; i < n; i++) {
 		if (!pfd[i].revents || who[i]->state == CL_FREE)

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <poll.h>
 
 #include "output/metrics.h"
 
@@ -38,7 +39,8 @@ void serve_free(struct serve *sv);
 /* What scrapes get from now on: the tick's metric set and input (kept,
  * not copied; valid until the next call). */
 void serve_set(struct serve *sv, struct metric_set *m, const struct metrics_input *in);
-/* Answers clients until mono time until, or a signal. */
-void serve_wait(struct serve *sv, double until);
+/* Answers clients until mono time until, a signal, or revents on one of
+ * the n descriptors of extra (a feed's: the caller hands them on). */
+void serve_wait(struct serve *sv, double until, struct pollfd *extra, int n);
 
 #endif

@@ -14,6 +14,7 @@
 #include "source/capture.h"
 #include "source/delayacct.h"
 #include "source/probes.h"
+#include "source/psi-trigger.h"
 #include "source/sampler.h"
 #include "source/taskiter.h"
 #include "source/taskscan.h"
@@ -43,6 +44,8 @@ struct live {
 	int ran[TASKSCAN_RAN_MAX];	/* the tasks that ran this tick */
 	int mark_fd;
 	char mark_path[256];
+	struct psi_trigger trig;	/* n == 0: no bursts */
+	double burst, burst_for;
 	double last_pti;
 	size_t ticks;
 };
@@ -71,6 +74,10 @@ live_next(struct feed *f)
 	unsigned mask = SRC_ALL;
 	double t = clock_mono();
 
+	/* Fast while a trigger fired within burst_for; pagetypeinfo keeps its beat. */
+	psi_trigger_check(&l->trig, t);
+	f->burst = l->trig.last_fire >= 0 && t - l->trig.last_fire < l->burst_for;
+	f->interval_now = f->burst ? l->burst : f->interval;
 	if (l->ticks > 0 && t - l->last_pti < f->pti_every - 0.001)
 		mask &= ~SRC_BIT(SRC_PAGETYPEINFO);
 	else
@@ -141,11 +148,17 @@ static int
 live_poll_fds(const struct feed *f, int *fds, int max)
 {
 	const struct live *l = live_of(f);
+	int n = 0;
 
-	if (l->mark_fd < 0 || max < 1)
-		return 0;
-	fds[0] = l->mark_fd;
-	return 1;
+	if (l->mark_fd >= 0 && max > 0)
+		fds[n++] = l->mark_fd;
+	return n + psi_trigger_fds(&l->trig, fds + n, max - n);
+}
+
+static bool
+live_poll_ready(struct feed *f, int fd, short revents)
+{
+	return psi_trigger_take(&live_of(f)->trig, fd, revents, clock_mono());
 }
 
 static int
@@ -160,6 +173,7 @@ live_close(struct feed *f)
 	struct live *l = live_of(f);
 
 	marks_close(l->mark_fd, l->mark_path);
+	psi_trigger_close(&l->trig);
 	probes_close(l->probes);
 	delayacct_close(l->da);
 	capture_source_close(l->cap);
@@ -183,6 +197,7 @@ static const struct feed_ops live_ops = {
 	.time_of = live_time_of,
 	.find = live_find,
 	.poll_fds = live_poll_fds,
+	.poll_ready = live_poll_ready,
 	.mark_receive = live_mark_receive,
 	.close = live_close,
 };
@@ -200,9 +215,10 @@ live_open(const struct live_opts *o, char *why, size_t size)
 	}
 	l->o = *o;
 	l->mark_fd = -1;
+	l->trig = (struct psi_trigger){ .fd = { -1, -1 }, .last_fire = -1 };
 	l->f.ops = &live_ops;
 	l->f.live = true;
-	l->f.interval = o->interval;
+	l->f.interval = l->f.interval_now = o->interval;
 	l->f.pti_every = o->pti_every > 0 ? o->pti_every : LIVE_PTI_EVERY;
 	if ((r = sampler_init(&l->sp, o->root)) < 0) {
 		snprintf(why, size, "%s: %s", o->root, strerror(-r));
@@ -261,6 +277,17 @@ live_open(const struct live_opts *o, char *why, size_t size)
 		if (!(l->da = delayacct_open(what, sizeof(what))))
 			live_note(&l->f, what, ENOMEM);
 	}
+	/* PSI triggers for bursts of fast samples, on this machine's
+	 * pressure files (a tree of captured files has none); without them
+	 * the header says why and the interval stays. */
+	l->burst = o->burst > 0 ? o->burst : LIVE_BURST;
+	l->burst_for = o->burst_for > 0 ? o->burst_for : LIVE_BURST_FOR;
+	if (!o->no_burst && !o->once && l->burst < o->interval &&
+	    (l->sp.fs.is_procfs || getenv("PAGETOP_PSI_TRIGGER")) &&
+	    psi_trigger_open(&l->trig, o->root, o->burst_trigger, l->f.burst_why,
+			     sizeof(l->f.burst_why)) < 0 &&
+	    !l->f.burst_why[0])
+		snprintf(l->f.burst_why, sizeof(l->f.burst_why), "no trigger");
 	/* `pagetop mark` reaches every feed that takes marks; without the
 	 * socket, sampling goes on with no marks from scripts. */
 	if (o->marks &&

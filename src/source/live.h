@@ -9,6 +9,8 @@
 #include "model/feed.h"
 
 #define LIVE_PTI_EVERY	10.0	/* seconds between pagetypeinfo reads, by default */
+#define LIVE_BURST	0.1	/* seconds between samples while a PSI trigger fires */
+#define LIVE_BURST_FOR	5.0	/* ... for so long after the last firing */
 
 struct live_opts {
 	const char *root;	/* the proc root: "/proc", or a tree of captured files */
@@ -20,6 +22,10 @@ struct live_opts {
 	bool no_probes;		/* do not load the kernel probes (source/probes.h) */
 	bool no_delayacct;	/* do not read delay accounting (source/delayacct.h) */
 	uint64_t dsleep_min_ns;	/* their D-sleep threshold; 0: 1 ms */
+	bool no_burst;		/* no PSI triggers, no fast samples */
+	double burst;		/* the interval of a burst; 0: LIVE_BURST */
+	double burst_for;	/* a burst's length after the last firing; 0: LIVE_BURST_FOR */
+	const char *burst_trigger;	/* the PSI spec; NULL: PSI_TRIGGER_SPEC */
 };
 
 /*
@@ -29,7 +35,8 @@ struct live_opts {
  * NULL with why ("ROOT: No such file or directory", out of memory). What
  * does not stop sampling (a malformed wait-reason or kernel-log table, no
  * socket for marks) is in f->note, one line each; kernel probes that do
- * not load leave the sample's probes UNAVAILABLE with why; f->note_err is EINVAL
+ * not load leave the sample's probes UNAVAILABLE with why; PSI triggers
+ * that cannot be made leave f->burst_why; f->note_err is EINVAL
  * when some of it is bad input.
  */
 struct feed *live_open(const struct live_opts *o, char *why, size_t size);

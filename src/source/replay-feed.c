@@ -78,6 +78,11 @@ replay_feed_load(struct feed *f, size_t i, bool jump)
 	f->tick.prev = i > 0 && (in_order || rec_reader_keyframe(rp->r, i) < i) ? rp->prev : NULL;
 	tick_update(&f->tick);
 	f->at = i;
+	/* A sample that came sooner than the recording's interval: a burst. */
+	f->interval_now = i > 0 ? rec_reader_time(rp->r, i) - rec_reader_time(rp->r, i - 1) : NAN;
+	f->burst = f->interval_now < FEED_BURST_SHARE * f->interval;
+	if (!f->burst)
+		f->interval_now = f->interval;
 	return 0;
 }
 
@@ -199,7 +204,7 @@ replay_feed_open(const char *path, char *why, size_t size)
 	rf->f.at = SIZE_MAX;
 	hd = rec_reader_header(rf->rp->r);
 	replay_host(rf->rp, &rf->f.host);
-	rf->f.interval = hd->interval;
+	rf->f.interval = rf->f.interval_now = hd->interval;
 	/* Recordings before the header said: the default of the time. */
 	rf->f.pti_every = hd->pti_every > 0 ? hd->pti_every : 10;
 	if ((r = tick_init(&rf->f.tick, what, sizeof(what))) == -ENOMEM ||

@@ -1,0 +1,61 @@
+/*
+ * PSI triggers (Documentation/accounting/psi.rst): a spec such as
+ * "some 100000 1000000" written to <root>/pressure/memory and io, each on
+ * its own descriptor held open, makes the kernel signal POLLPRI on it when
+ * that much stall (microseconds) happened within the window. The live feed
+ * samples fast while a trigger has fired within burst_for seconds.
+ *
+ * Polling a trigger takes its event (the kernel clears it), so whoever
+ * polls the descriptors must hand what it saw to psi_trigger_take().
+ *
+ * Test hook (environment): PAGETOP_PSI_TRIGGER=PATH, a FIFO, stands in for
+ * the kernel's triggers: a byte written to it is a firing.
+ */
+#ifndef PAGETOP_SOURCE_PSI_TRIGGER_H
+#define PAGETOP_SOURCE_PSI_TRIGGER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define PSI_TRIGGER_SPEC	"some 100000 1000000"
+/* The default without CAP_SYS_RESOURCE: the same share over the shortest
+ * window the kernel allows then (a multiple of 2 s). */
+#define PSI_TRIGGER_SPEC_UNPRIV	"some 200000 2000000"
+#define PSI_TRIGGER_MAX		2	/* memory and io */
+#define PSI_TRIGGER_SPEC_MAX	64
+
+struct psi_trigger {
+	int fd[PSI_TRIGGER_MAX];
+	int n;
+	bool stand_in;		/* fd[0] is PAGETOP_PSI_TRIGGER's FIFO */
+	double last_fire;	/* mono time of the last firing; -1: none yet */
+	unsigned long fired;	/* firings seen */
+	char spec[PSI_TRIGGER_SPEC_MAX];	/* the spec registered */
+};
+
+/*
+ * Checks a spec as the kernel will: "some|full THRESHOLD WINDOW" in
+ * microseconds, the window 500 ms to 10 s, the threshold above 0 and not
+ * over the window. 0, or -EINVAL with why.
+ */
+int psi_trigger_spec_check(const char *spec, char *why, size_t size);
+/*
+ * Registers spec (NULL: PSI_TRIGGER_SPEC, or PSI_TRIGGER_SPEC_UNPRIV when
+ * the kernel refuses that for want of CAP_SYS_RESOURCE) on root's
+ * pressure/memory and pressure/io. 0; or -errno with one line in why, and
+ * no trigger: no PSI, a root whose pressure files are not the kernel's, no
+ * write access, a window an unprivileged user may not ask for, a spec the
+ * kernel refused.
+ */
+int psi_trigger_open(struct psi_trigger *t, const char *root, const char *spec, char *why,
+		     size_t size);
+void psi_trigger_close(struct psi_trigger *t);
+/* The descriptors to poll (events POLLPRI | POLLIN); how many, at most max. */
+int psi_trigger_fds(const struct psi_trigger *t, int *fds, int max);
+/* A poll saw revents on fd: true when fd is a trigger's and it fired (then
+ * recorded at mono time now). */
+bool psi_trigger_take(struct psi_trigger *t, int fd, short revents, double now);
+/* Polls every trigger without waiting; true when one fired. */
+bool psi_trigger_check(struct psi_trigger *t, double now);
+
+#endif
