@@ -70,6 +70,11 @@ check_match "... the free blocks per migratetype at the order" "$out" \
 at=$(printf '%s\n' "$out" | sed -n '1s/.* at \(.*\) (record.*/\1/p')
 check_match "the event's printed time picks the same sample" \
 	"$($PAGETOP dump $T/c.ptrec --at "$at" --source events)" 'verdict: no free Unmovable'
+# The report: the failure's line, with the zone and the verdict under it.
+$PAGETOP report $T/c.ptrec > $T/rep.txt 2>/dev/null
+check_match "report: the allocation failure with its verdict" "$(tr '\n' ' ' < $T/rep.txt | tr -s ' ')" \
+	'alloc-failure .* order 10, .*no free Unmovable block of order >= 10 in DMA, DMA32, Normal; Movable had 1532'
+check "report: within 78 columns" test "$(awk '{ if (length > m) m = length } END { print m + 0 }' $T/rep.txt)" -le 78
 err=$($PAGETOP dump $T/c.ptrec --at event:999 2>&1)
 check_match "event:N past the last: said" "$err" "has [0-9]+ kernel-log events$"
 

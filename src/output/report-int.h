@@ -97,6 +97,7 @@ struct kevent {
 	double wall;
 	enum kmsg_kind kind;
 	char brief[100];
+	char verdict[400];	/* an allocation failure's capture, or "" */
 };
 
 struct jump {

@@ -620,6 +620,10 @@ print_kernel_log(const struct report *rep, FILE *out)
 		snprintf(line, sizeof(line), "%s  %-13s  %s", at, kmsg_kind_name(e->kind), e->brief);
 		fputs("  ", out);
 		put_wrapped(out, 2, 2 + (int)strlen(at) + 2 + 13 + 2, line);
+		if (e->verdict[0]) {
+			fputs("    ", out);
+			put_wrapped(out, 4, 6, e->verdict);
+		}
 	}
 	if (rep->n_kevents > MAX_EVENTS)
 		fprintf(out, "  and %zu more: pagetop dump FILE --source events lists them all\n",

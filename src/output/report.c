@@ -466,6 +466,11 @@ add_kmsg(struct report *rep, const struct sample *cur)
 		e->wall = kmsg_event_wall(ev, cur->wall, cur->mono);
 		e->kind = ev->kind;
 		kmsg_event_brief(ev, e->brief, sizeof(e->brief));
+		/* The zones as they were at that failure (model/capture.c). */
+		e->verdict[0] = '\0';
+		if (cur->n_capture && cur->capture.trigger == CAPTURE_KMSG &&
+		    cur->capture.seq == ev->seq)
+			capture_report_line(&cur->capture, e->verdict, sizeof(e->verdict));
 	}
 }
 
