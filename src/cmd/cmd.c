@@ -38,6 +38,8 @@ cmd_usage(FILE *f)
 	    "       pagetop --version | --help\n\ncommands:\n");
 	for (const struct cmd_entry *const *e = cmd_table; *e; e++)
 		fprintf(f, "  %s %s\n      %s\n", (*e)->name, (*e)->usage, (*e)->summary);
+	fprintf(f, "\nThe commands that sample this machine (dashboard, snapshot, record, "
+	    "serve)\nalso take: --no-probes, --dsleep-min DURATION, --no-delayacct.\n");
 	fprintf(f, "\nSee pagetop(1).\n");
 }
 
