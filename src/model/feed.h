@@ -55,8 +55,9 @@ struct feed_ops {
 	/* The last sample at or before wall time t (0 when t is earlier). */
 	size_t (*find)(const struct feed *f, double t);
 	/* Descriptors to poll for input the feed takes between ticks (marks
-	 * sent by `pagetop mark`); returns how many it wrote, at most max. */
-	int (*poll_fds)(const struct feed *f, int *fds, int max);
+	 * sent by `pagetop mark`, PSI triggers), each with the events it
+	 * waits for; returns how many it wrote, at most max. */
+	int (*poll_fds)(const struct feed *f, struct pollfd *p, int max);
 	/* A poll saw revents on fd, one of poll_fds': true when the next
 	 * sample is due now (a PSI trigger fired: a burst begins). A poll
 	 * takes a trigger's event, so every poll of poll_fds says here what
@@ -120,11 +121,6 @@ feed_find(const struct feed *f, double t)
 	return f->ops->find(f, t);
 }
 
-static inline int
-feed_poll_fds(const struct feed *f, int *fds, int max)
-{
-	return f->ops->poll_fds ? f->ops->poll_fds(f, fds, max) : 0;
-}
 
 static inline bool
 feed_poll_ready(struct feed *f, int fd, short revents)
@@ -134,15 +130,14 @@ feed_poll_ready(struct feed *f, int fd, short revents)
 
 #define FEED_POLL_MAX	4	/* descriptors a feed hands out to poll */
 
-/* The feed's descriptors into p, to poll for POLLIN and POLLPRI; how many. */
+/* The feed's descriptors into p, each with its events (a PSI trigger is
+ * POLLPRI alone: its file is always readable); how many. */
 static inline int
 feed_pollfds(const struct feed *f, struct pollfd *p, int max)
 {
-	int fds[FEED_POLL_MAX], n = feed_poll_fds(f, fds, max < FEED_POLL_MAX ? max : FEED_POLL_MAX);
-
-	for (int i = 0; i < n; i++)
-		p[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN | POLLPRI };
-	return n;
+	if (max > FEED_POLL_MAX)
+		max = FEED_POLL_MAX;
+	return f->ops->poll_fds ? f->ops->poll_fds(f, p, max) : 0;
 }
 
 /* After a poll of p from feed_pollfds(): what each saw, to the feed; true

@@ -145,14 +145,14 @@ live_find(const struct feed *f, double t)
 }
 
 static int
-live_poll_fds(const struct feed *f, int *fds, int max)
+live_poll_fds(const struct feed *f, struct pollfd *p, int max)
 {
 	const struct live *l = live_of(f);
 	int n = 0;
 
 	if (l->mark_fd >= 0 && max > 0)
-		fds[n++] = l->mark_fd;
-	return n + psi_trigger_fds(&l->trig, fds + n, max - n);
+		p[n++] = (struct pollfd){ .fd = l->mark_fd, .events = POLLIN };
+	return n + psi_trigger_pollfds(&l->trig, p + n, max - n);
 }
 
 static bool

@@ -14,6 +14,7 @@
 #ifndef PAGETOP_SOURCE_PSI_TRIGGER_H
 #define PAGETOP_SOURCE_PSI_TRIGGER_H
 
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -50,8 +51,8 @@ int psi_trigger_spec_check(const char *spec, char *why, size_t size);
 int psi_trigger_open(struct psi_trigger *t, const char *root, const char *spec, char *why,
 		     size_t size);
 void psi_trigger_close(struct psi_trigger *t);
-/* The descriptors to poll (events POLLPRI | POLLIN); how many, at most max. */
-int psi_trigger_fds(const struct psi_trigger *t, int *fds, int max);
+/* The descriptors to poll, with their events; how many, at most max. */
+int psi_trigger_pollfds(const struct psi_trigger *t, struct pollfd *p, int max);
 /* A poll saw revents on fd: true when fd is a trigger's and it fired (then
  * recorded at mono time now). */
 bool psi_trigger_take(struct psi_trigger *t, int fd, short revents, double now);
