@@ -57,11 +57,11 @@ to=$(date +%s.%N)
 after=$(awk '/^some/ { sub("total=", "", $5); print $5 }' /proc/pressure/memory)
 m1=$(total memory) i1=$(total io)
 wait $rpid
+st=$?
 # ... and after the burst, to the recording's end: other work's again.
 bg2=$(( ($(total memory) - m1) > ($(total io) - i1) ? ($(total memory) - m1) : ($(total io) - i1) ))
 bg2=$((bg2 / 1000))
 [ $bg2 -gt $bg ] && bg=$bg2
-st=$?
 rpid=
 check_eq "record exits 0" "$st" 0
 check_match "no bursts-off line" "$(cat $T/rec.err)" '^pagetop: recording to'

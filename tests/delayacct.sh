@@ -46,7 +46,13 @@ if ! $DELAYACCT_LIVE -w $ddpid -n 9 -i 0.25 > $T/on.txt 2> $T/on.err; then
 	not_ok "delayacct-live ran" "$(cat $T/on.err)"
 fi
 # The same through pagetop record and dump --json: the live feed reads it
-# each tick and the recording keeps it (field 31).
+# each tick and the recording keeps it (field 31). A dd of its own: the one
+# above may have read its file through by now.
+kill $ddpid 2>/dev/null
+wait $ddpid 2>/dev/null
+dd if=$f of=/dev/null iflag=direct bs=512 2>/dev/null &
+ddpid=$!
+sleep 0.3
 $PAGETOP record -d 0.5 --duration 3s --no-probes -o $T/da.ptrec 2>/dev/null
 $PAGETOP dump --json $T/da.ptrec > $T/da.jsonl 2>/dev/null
 check_eq "record: every sample has delay accounting on" \
