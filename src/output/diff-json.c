@@ -7,6 +7,7 @@
 
 #include "model/derive.h"
 #include "output/json.h"
+#include "output/sample-json.h"
 
 static void
 json_orders(struct json *j, const char *key, const uint64_t *v, int n)
@@ -187,17 +188,6 @@ json_meminfo(struct json *j, const struct diff_args *d)
 }
 
 static void
-json_psi_line(struct json *j, const char *key, const struct psi_line *l)
-{
-	json_object_begin(j, key);
-	json_fixed(j, "avg10", l->avg10, 100);
-	json_fixed(j, "avg60", l->avg60, 100);
-	json_fixed(j, "avg300", l->avg300, 100);
-	json_u64(j, "total", l->total);
-	json_object_end(j);
-}
-
-static void
 json_psi(struct json *j, const struct diff_args *d)
 {
 	json_array_begin(j, "pressure");
@@ -216,8 +206,8 @@ json_psi(struct json *j, const struct diff_args *d)
 			json_object_begin(j, NULL);
 			json_str(j, "resource", diff_psi_names[r]);
 			json_str(j, "line", full ? "full" : "some");
-			json_psi_line(j, "from", a);
-			json_psi_line(j, "to", b);
+			sample_json_psi_line(j, "from", a);
+			sample_json_psi_line(j, "to", b);
 			if (isnan(share))
 				json_null(j, "stalled_between");
 			else

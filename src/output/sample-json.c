@@ -82,8 +82,8 @@ json_pagetypeinfo(struct json *j, const struct pagetypeinfo *pti, double when)
 	json_object_end(j);
 }
 
-static void
-json_psi_line(struct json *j, const char *key, const struct psi_line *l)
+void
+sample_json_psi_line(struct json *j, const char *key, const struct psi_line *l)
 {
 	json_object_begin(j, key);
 	json_fixed(j, "avg10", l->avg10, 100);
@@ -104,9 +104,9 @@ json_psi(struct json *j, const struct sample *s)
 			continue;
 		json_object_begin(j, names[r]);
 		if (s->psi[r].some.present)
-			json_psi_line(j, "some", &s->psi[r].some);
+			sample_json_psi_line(j, "some", &s->psi[r].some);
 		if (s->psi[r].full.present)
-			json_psi_line(j, "full", &s->psi[r].full);
+			sample_json_psi_line(j, "full", &s->psi[r].full);
 		json_object_end(j);
 	}
 	json_object_end(j);

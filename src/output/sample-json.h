@@ -17,6 +17,9 @@ void sample_json_at(struct json *j, const struct sample *s, const struct task_gr
 /* The "probes" member: the probes as recorded (sample_json writes it
  * when their state is not NONE). */
 void sample_json_probes(struct json *j, const struct probes *p);
+/* A PSI line, {avg10, avg60, avg300, total}, under key. */
+struct psi_line;
+void sample_json_psi_line(struct json *j, const char *key, const struct psi_line *l);
 /* The delay accounting part (sample-json-delays.c). */
 void sample_json_delays(struct json *j, const struct delays *dl);
 /* The capture at an event (sample-json-capture.c), when n_capture. */
