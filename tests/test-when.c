@@ -104,7 +104,8 @@ test_marks(void)
 
 	for (size_t i = 0; i < M_N; i++)
 		m_times[i] = 1796025601.25 + 0.5 * (double)i + 0.0013 * (double)i;
-	span_m = (struct when_span){ m_times[0], m_times[M_N - 1], M_N, m_mark, m_find, NULL };
+	span_m = (struct when_span){ .first = m_times[0], .last = m_times[M_N - 1], .count = M_N,
+				     .mark = m_mark, .find = m_find };
 	is_time(&span_m, "mark:mke2fs", m_marks[0].wall, "mark:TEXT: the first that contains it");
 	is_time(&span_m, "mark:mke2fs#2", m_marks[2].wall, "mark:TEXT#2: the second");
 	is_time(&span_m, "mark:done", m_marks[2].wall, "mark:TEXT: a word inside");
