@@ -19,6 +19,8 @@ command -v strace >/dev/null || { echo "1..0 # SKIP no strace"; exit 0; }
 
 now_us() { awk '{ printf "%.0f", $1 * 1000000 }' /proc/uptime; }
 mkfifo $T/kf
+# LeakSanitizer does not run under ptrace: off for this run (sanitizer builds).
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 strace -f -qq -e trace=openat -o $T/trace $PAGETOP record --proc-root $T/root --kmsg $T/kf \
 	-o $T/c.ptrec -d 0.2 --duration 6 --pagetypeinfo-every 30 2>$T/err &
 rec=$!
