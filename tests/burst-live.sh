@@ -74,8 +74,10 @@ stray=$(awk -v a=$from -v b=$to '$2 < 0.5 && ($1 < a - 0.5 || $1 > b + 5)' $T/iv
 early=$(awk -v a=$from '$1 < a - 0.5 && $2 > 0.8 && $2 < 1.2' $T/iv | wc -l)
 late=$(awk -v b=$to '$1 > b + 5 && $2 > 0.8 && $2 < 1.2' $T/iv | wc -l)
 check_match "fast samples during the pressure ($fast)" "$fast" '^([1-9][0-9]+)$'
-if [ $bg -gt 100 ]; then
-	ok "fast samples only around it # SKIP other work stalled ${bg} ms before or after"
+# A sanitizer build runs everything a few times slower: the readers'
+# pressure lasts past what the timing here allows.
+if [ $bg -gt 100 ] || [ -n "${SANITIZED:-}" ]; then
+	ok "fast samples only around it # SKIP other work stalled ${bg} ms before or after, or a sanitizer build"
 	ok "at the interval before and after # SKIP the same"
 else
 	check_eq "fast samples only around it" "$stray" ""
