@@ -96,12 +96,14 @@ $PROBES_LIVE -m 100000000 -s __do_sys_vfork -- bash -c \
 cnt=$(val $T/c.out acc.stack_count)
 tot=$(val $T/c.out acc.stack_total_ns)
 max=$(val $T/c.out acc.stack_max_ns)
-check "(c) 20 D episodes under the vfork stack ($cnt; at most 3 more from other tests)" \
-	test "$cnt" -ge 20 -a "$cnt" -le 23
+# A stack is named from kallsyms at the next pass (half a second after the
+# first): the first one or two waits may end before, unnamed.
+check "(c) 20 D episodes under the vfork stack ($cnt; 2 fewer unnamed, 3 more from other tests)" \
+	test "$cnt" -ge 18 -a "$cnt" -le 23
 if [ "$cnt" = 20 ]; then
 	check "(c) 20 x 200 ms +-20% ($tot ns)" test "$tot" -ge 3200000000 -a "$tot" -le 4800000000
 else
-	check "(c) 20 x 200 ms and more ($tot ns, $cnt episodes)" test "$tot" -ge 3200000000
+	check "(c) $cnt x 200 ms and more ($tot ns)" test "$tot" -ge $((cnt * 160000000))
 fi
 # An episode ends when the task runs again: on a loaded machine one may
 # wait on the run queue too, so only the longest's lower bound is tight.

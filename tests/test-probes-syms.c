@@ -2,7 +2,8 @@
  * Kernel stack ids to names (source/probes-syms.c) over a made-up
  * kallsyms: a new stack is named in one pass; a later stack made of
  * addresses already named needs no pass; one with a new address waits for
- * the next pass, which comes at most every 30 s; the probe's own frames
+ * the next pass, which comes after half a second, then after twice as
+ * long each time up to 30 s; the probe's own frames
  * are dropped.
  */
 #include <stdio.h>
@@ -59,7 +60,7 @@ main(void)
 	tap_eq_int((int)probes_syms_passes(s), 1, "... with no pass over kallsyms");
 	tap_eq_int(probes_syms_get(s, 3, c, 3, &d), -1, "a stack with new addresses is queued");
 	probes_syms_resolve(s);
-	tap_eq_int((int)probes_syms_passes(s), 1, "... and no second pass within 30 s");
+	tap_eq_int((int)probes_syms_passes(s), 1, "... and no second pass within half a second");
 	tap_eq_int(probes_syms_get(s, 3, c, 3, &d), -1, "... so it is still not known");
 	tap_eq_int(d.stack.n, 0, "... and shows no frames rather than wrong ones");
 	probes_syms_free(s);

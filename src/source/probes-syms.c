@@ -26,7 +26,10 @@
 #define SYMS_NAMED	UINT64_MAX	/* best: named from the address cache */
 /* At most one pass this often: a box that makes new stacks every tick
  * (a build) would otherwise pay for one each tick. A stack with an address
- * never seen waits for the next pass, unnamed ("not known") until then. */
+ * never seen waits for the next pass, unnamed ("not known") until then.
+ * The wait starts short, while the address cache is empty and most stacks
+ * are new, and doubles with each pass up to the longest. */
+#define SYMS_PASS_FIRST	0.5
 #define SYMS_PASS_EVERY	30.0
 
 struct syms_ip {
@@ -57,6 +60,7 @@ struct probes_syms {
 	struct syms_ip ips[SYMS_IPS];
 	unsigned long passes;		/* over kallsyms, for tests */
 	double last_pass;		/* mono seconds, 0: none yet */
+	double pass_wait;		/* seconds until another pass may come */
 	char buf[SYMS_READ];
 };
 
@@ -292,10 +296,13 @@ probes_syms_resolve(struct probes_syms *s)
 
 	if (!s->nq)
 		return;
-	if (s->last_pass > 0 && now - s->last_pass < SYMS_PASS_EVERY) {
+	if (s->last_pass > 0 && now - s->last_pass < s->pass_wait) {
 		s->nq = 0;	/* asked again at a later tick */
 		return;
 	}
+	s->pass_wait = s->last_pass > 0 ? s->pass_wait * 2 : SYMS_PASS_FIRST;
+	if (s->pass_wait > SYMS_PASS_EVERY)
+		s->pass_wait = SYMS_PASS_EVERY;
 	s->last_pass = now;
 	syms_pass(s);
 	s->passes++;
