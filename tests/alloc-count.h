@@ -18,7 +18,9 @@ extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
 
-static long allocs;
+/* The calling thread's: a worker's allocations (the task scan's libproc2
+ * reader) are not the code under test's. */
+static _Thread_local long allocs;
 
 void *
 malloc(size_t n)
