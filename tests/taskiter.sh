@@ -57,8 +57,11 @@ val $T/a.out proc0.d | sort > $T/p0
 val $T/a.out proc1.d | sort > $T/p1
 val $T/a.out iter.d | sort > $T/it
 # In D at both /proc scans: in D at the iterator's, between them.
-check_eq "(b) in D through both /proc scans: listed by the iterator" \
-	"$(comm -12 $T/p0 $T/p1 | comm -23 - $T/it)" ""
+# (Other tests' tasks may wake and block again between the scans: the
+# vfork task, in D all along, must be there; others, all but a few.)
+missed=$(comm -12 $T/p0 $T/p1 | comm -23 - $T/it)
+check "(b) in D through both /proc scans: listed by the iterator (missed: ${missed:-none})" \
+	sh -c "[ \$(printf '%s' \"$missed\" | grep -c .) -le 3 ] && ! printf '%s\n' \"$missed\" | grep -q '^$vpid '"
 # Listed by the iterator: in D at one /proc scan at least, but for tasks
 # of other tests that blocked only between the scans (a dd, a mv): a few.
 extra=$(sort -u $T/p0 $T/p1 | comm -13 - $T/it | wc -l)
