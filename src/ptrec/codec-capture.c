@@ -73,17 +73,6 @@ codec_enc_capture(struct wbuf *w, const struct capture *c)
 	}
 }
 
-static bool
-dec_u32(struct rbuf *r, uint32_t *out)
-{
-	uint64_t v;
-
-	if (!codec_get_max(r, UINT32_MAX, &v))
-		return false;
-	*out = (uint32_t)v;
-	return true;
-}
-
 /* A thousandths figure: -1000..1000. */
 static bool
 dec_milli(struct rbuf *r, int *out)
@@ -109,7 +98,7 @@ dec_zone(struct rbuf *r, struct capture *c, struct capture_zone *z, struct parse
 	if (z->has & CZ_PTI)
 		for (int t = 0; t < c->n_types; t++) {
 			for (int o = 0; o < c->n_orders; o++)
-				if (!dec_u32(r, &z->free[t][o]))
+				if (!codec_get_u32(r, &z->free[t][o]))
 					return codec_fail(err, "capture: zone %s: bad free counts",
 					    z->zone);
 			if (!codec_get_max(r, (1ull << MAX_ORDERS) - 1, &v))
@@ -155,7 +144,7 @@ codec_dec_capture(struct dec *d, struct rbuf *r)
 	c->trigger = (enum capture_trigger)trigger;
 	c->seq = codec_get_u(r);
 	if (!codec_get_max(r, 255, &kind) || !codec_get_sint(r, &c->order) ||
-	    c->order < -1 || c->order >= MAX_ORDERS || !dec_u32(r, &c->gfp) ||
+	    c->order < -1 || c->order >= MAX_ORDERS || !codec_get_u32(r, &c->gfp) ||
 	    !codec_get_max(r, CAPTURE_MT_COUNT - 1, &mtype) ||
 	    !codec_get_str(r, c->comm, sizeof(c->comm)))
 		return codec_fail(d->err, "capture: the event cut short or out of range");
@@ -164,7 +153,7 @@ codec_dec_capture(struct dec *d, struct rbuf *r)
 	c->stall_ns = codec_get_u(r);
 	c->mono = codec_from_us(codec_get_s(r));
 	c->wall = codec_from_us(codec_get_s(r));
-	if (!dec_u32(r, &c->reads) || !dec_u32(r, &c->skipped) ||
+	if (!codec_get_u32(r, &c->reads) || !codec_get_u32(r, &c->skipped) ||
 	    !codec_get_max(r, CAPTURE_HAS_ALL, &v))
 		return codec_fail(d->err, "capture: counters cut short or malformed");
 	c->read = (uint32_t)v;

@@ -42,17 +42,6 @@ codec_enc_delays(struct wbuf *w, const struct delays *dl)
 	}
 }
 
-static bool
-dec_u32(struct rbuf *r, uint32_t *out)
-{
-	uint64_t v;
-
-	if (!codec_get_max(r, UINT32_MAX, &v))
-		return false;
-	*out = (uint32_t)v;
-	return true;
-}
-
 /* n kinds from the file into ns[] and count[], those past ours skipped. */
 static bool
 dec_kinds(struct rbuf *r, uint64_t nk, uint64_t *ns, void *count, bool wide)
@@ -84,10 +73,10 @@ codec_dec_delays(struct dec *d, struct rbuf *r)
 		return codec_fail(d->err, "delays: no state, or one out of range");
 	dl->state = (enum delays_state)state;
 	if (!codec_get_str(r, dl->why, sizeof(dl->why)) ||
-	    !dec_u32(r, &dl->version) || !dec_u32(r, &dl->kinds) ||
-	    !dec_u32(r, &dl->ran) || !dec_u32(r, &dl->asked) ||
-	    !dec_u32(r, &dl->answered) || !dec_u32(r, &dl->first_seen) ||
-	    !dec_u32(r, &dl->gone) || !codec_get_max(r, 64, &nk) ||
+	    !codec_get_u32(r, &dl->version) || !codec_get_u32(r, &dl->kinds) ||
+	    !codec_get_u32(r, &dl->ran) || !codec_get_u32(r, &dl->asked) ||
+	    !codec_get_u32(r, &dl->answered) || !codec_get_u32(r, &dl->first_seen) ||
+	    !codec_get_u32(r, &dl->gone) || !codec_get_max(r, 64, &nk) ||
 	    !dec_kinds(r, nk, dl->total_ns, dl->total_count, true))
 		return codec_fail(d->err, "delays: cut short or malformed");
 	if (!codec_get_max(r, DELAYS_TOP_TASKS, &n))

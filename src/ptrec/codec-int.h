@@ -173,6 +173,8 @@ int64_t codec_get_s(struct rbuf *r);
 int64_t codec_get_d(struct rbuf *r, bool delta, int64_t base);
 uint32_t codec_get_n32(struct rbuf *r, bool delta, uint32_t base);
 bool codec_get_max(struct rbuf *r, uint64_t max, uint64_t *out);
+/* An unsigned number of at most 32 bits. */
+bool codec_get_u32(struct rbuf *r, uint32_t *out);
 bool codec_get_int(struct rbuf *r, int max, int *out);
 bool codec_get_sint(struct rbuf *r, int *out);
 bool codec_get_str(struct rbuf *r, char *dst, size_t size);

@@ -481,3 +481,14 @@ codec_field_done(struct rbuf *r, struct parse_error *err, const char *what)
 		    r->len - r->off);
 	return 0;
 }
+
+bool
+codec_get_u32(struct rbuf *r, uint32_t *out)
+{
+	uint64_t v;
+
+	if (!codec_get_max(r, UINT32_MAX, &v))
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
