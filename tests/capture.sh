@@ -77,6 +77,31 @@ $PAGETOP report $T/c.ptrec > $T/rep.txt 2>/dev/null
 check_match "report: the allocation failure with its verdict" "$(tr '\n' ' ' < $T/rep.txt | tr -s ' ')" \
 	'alloc-failure .* order 10, .*no free Unmovable block of order >= 10 in DMA, DMA32, Normal; Movable had 1532'
 check "report: within 78 columns" test "$(awk '{ if (length > m) m = length } END { print m + 0 }' $T/rep.txt)" -le 78
+# OpenMetrics: the capture in force from its sample on, as gauges.
+$PAGETOP export --format openmetrics --source capture $T/c.ptrec > $T/c.om 2>$T/om.err
+check_eq "export --source capture" "$?" 0
+capsample=$(jq '[.[] | select(.capture)][0].time' $T/all.json)
+first=$(awk '/^pagetop_capture_order / { print $3; exit }' $T/c.om)
+check "OpenMetrics: the capture's series start at its sample ($first, $capsample)" \
+	awk -v a="$first" -v b="$capsample" 'BEGIN { exit !(a - b < 0.0015 && b - a < 0.0015) }'
+at_first() { awk -v f="$first" -v k="$1" 'index($0, k " ") == 1 && $NF == f { print $(NF - 1) }' $T/c.om; }
+check_eq "... at it: the order" "$(at_first 'pagetop_capture_order')" 10
+check_eq "... what asked for it" "$(at_first 'pagetop_capture_trigger{trigger="kmsg"}')" 1
+check_eq "... the type asked for" \
+	"$(at_first 'pagetop_capture_request_migratetype{migratetype="Unmovable"}')" 1
+check_eq "... Normal's Movable blocks at order >= 10 as read at the failure (777)" \
+	"$(at_first 'pagetop_capture_free_blocks_at_or_above{node="0",zone="Normal",migratetype="Movable"}')" 777
+check_eq "... and its min watermark in bytes (5012 pages)" \
+	"$(at_first 'pagetop_capture_zone_bytes{node="0",zone="Normal",field="min"}')" $((5012 * 4096))
+check_eq "... its timestamp is the capture's" \
+	"$(at_first 'pagetop_capture_timestamp_seconds')" "$(jq -r '[.[] | .capture // empty][0].time' $T/all.json)"
+ncap=$(jq '[.[] | .capture // empty] | length' $T/all.json)
+check_eq "the captures counter ends at the number of captures" \
+	"$(awk '/^pagetop_captures_total / { v = $2 } END { print v }' $T/c.om)" "$ncap"
+if command -v promtool >/dev/null; then
+	check "promtool takes the capture series" promtool tsdb create-blocks-from openmetrics \
+		$T/c.om $T/tsdb
+fi
 err=$($PAGETOP dump $T/c.ptrec --at event:999 2>&1)
 check_match "event:N past the last: said" "$err" "has [0-9]+ kernel-log events$"
 

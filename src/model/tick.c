@@ -9,7 +9,7 @@ tick_init(struct tick *t, char *why, size_t size)
 {
 	memset(t, 0, sizeof(*t));
 	if (!(t->pti = calloc(1, sizeof(*t->pti))) || !(t->rs = calloc(1, sizeof(*t->rs))) ||
-	    !(t->groups = calloc(1, sizeof(*t->groups)))) {
+	    !(t->groups = calloc(1, sizeof(*t->groups))) || !(t->cap = calloc(1, sizeof(*t->cap)))) {
 		tick_free(t);
 		return -ENOMEM;
 	}
@@ -23,6 +23,8 @@ tick_free(struct tick *t)
 	free(t->pti);
 	free(t->rs);
 	free(t->groups);
+	free(t->cap);
+	t->cap = NULL;
 	t->pti = NULL;
 	t->rs = NULL;
 	t->groups = NULL;
@@ -37,6 +39,7 @@ tick_reset(struct tick *t)
 	t->pti_wall = 0;
 	t->have_groups = false;
 	t->groups_built = false;
+	t->have_cap = false;
 	tick_reset_counts(t);
 }
 
@@ -84,6 +87,11 @@ tick_update(struct tick *t)
 	}
 	t->have_groups = sample_has(s, SRC_TASKS);
 	t->groups_built = false;
+	/* A capture stays in force until the next (42 KB, at an event only). */
+	if (s->n_capture > 0) {
+		memcpy(t->cap, &s->capture, sizeof(*t->cap));
+		t->have_cap = true;
+	}
 	if (s->kmsg.read) {
 		t->kmsg_read = true;
 		for (int k = 0; k < s->kmsg.n && k < KMSG_MAX_EVENTS; k++)

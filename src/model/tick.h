@@ -3,7 +3,8 @@
  * place for every output. pagetypeinfo is read less often than the rest
  * (it takes the zone lock), so the last read and its time stay in force;
  * a source not read on this tick keeps the status of its last read; the
- * blocked tasks are grouped by how they wait; kernel-log events are
+ * blocked tasks are grouped by how they wait; the capture at the last
+ * event stays in force until the next; kernel-log events are
  * counted since the tick began. The feeds fill t->s and call
  * tick_update(); the dashboard, record, serve, snapshot, dump, report and
  * export all read the result.
@@ -32,6 +33,8 @@ struct tick {
 	struct task_groups *groups;	/* s's blocked tasks: see tick_groups() */
 	bool have_groups;		/* s holds a task scan */
 	bool groups_built;		/* groups are s's (built on demand) */
+	struct capture *cap;		/* the capture at the last event, when have_cap */
+	bool have_cap;
 	bool kmsg_read;			/* a kernel log was read since tick_reset() */
 	uint64_t kmsg_total[KMSG_KIND_COUNT];	/* events per kind since then */
 	unsigned long n;		/* ticks since tick_reset() */

@@ -29,6 +29,7 @@ enum metric_kind {
 	MK_SOURCE_UP,		/* a source */
 	MK_KMSG,		/* a kind */
 	MK_PROBE,		/* a enum probe_metric, b, c by it (metrics-probes.c) */
+	MK_CAPTURE,		/* a what, b by it (metrics-capture.c) */
 };
 
 #define METRICS_MAX_SERIES	65536	/* far above any kernel's shape */
@@ -67,6 +68,10 @@ void metrics_lab_int(struct metric_series *se, const char *name, int value);
 /* The kernel probes' families (metrics-probes.c) and their values. */
 void metrics_probes_build(struct metric_set *m, const struct metrics_input *in);
 int64_t metrics_probes_value(const struct metric_series *se, const struct metrics_input *in);
+
+/* The capture at the last event (metrics-capture.c) and its values. */
+void metrics_capture_build(struct metric_set *m, const struct metrics_input *in);
+int64_t metrics_capture_value(const struct metric_series *se, const struct metrics_input *in);
 
 /* PSI line some (full 0) or full of resource r; NULL without the resource. */
 static inline const struct psi_line *

@@ -161,6 +161,8 @@ series_value(struct metric_set *m, const struct metric_series *se, const struct 
 		    (int64_t)(m->cat_longest[se->a] * 1000 + 0.5);
 	case MK_PROBE:
 		return metrics_probes_value(se, in);
+	case MK_CAPTURE:
+		return metrics_capture_value(se, in);
 	case MK_KMSG:
 		return in->kmsg_total ? clamp_u64(in->kmsg_total[se->a]) : METRIC_NONE;
 	case MK_SOURCE_UP:

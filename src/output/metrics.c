@@ -27,6 +27,7 @@ static const struct {
 	{ "pressure", METRICS_SRC_PRESSURE },
 	{ "tasks", SRC_BIT(SRC_TASKS) },
 	{ "probes", METRICS_SRC_PROBES },
+	{ "capture", METRICS_SRC_CAPTURE },
 };
 
 int
@@ -596,6 +597,10 @@ metrics_build(struct metric_set *m, const struct metrics_input *in, unsigned mas
 		build_tasks(m);
 	if ((mask & METRICS_SRC_PROBES) && s->probes.state != PROBES_NONE)
 		metrics_probes_build(m, in);
+	/* Captures come from the kernel log's events and from the probes. */
+	if ((mask & METRICS_SRC_CAPTURE) &&
+	    (in->kmsg_total || s->probes.state == PROBES_ON || in->cap))
+		metrics_capture_build(m, in);
 	if (in->kmsg_total) {
 		fam_add(m, "pagetop_kernel_events", METRIC_COUNTER, "",
 			"Kernel log events (facility kern) per kind since pagetop started: "

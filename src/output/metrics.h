@@ -66,12 +66,16 @@ struct metrics_input {
 	/* Kernel log events per enum kmsg_kind since the start (a counter
 	 * the caller keeps, from each sample's kmsg); NULL: no kernel log. */
 	const uint64_t *kmsg_total;
+	/* The capture at the last event, in force until the next one
+	 * (model/capture.h); NULL before any. */
+	const struct capture *cap;
 };
 
 /* --source names, as `dump` takes them, plus zoneinfo; "all" is every one. */
 #define METRICS_SRC_BUDDYINFO		SRC_BIT(SRC_BUDDYINFO)
 #define METRICS_SRC_PAGETYPEINFO	SRC_BIT(SRC_PAGETYPEINFO)
 #define METRICS_SRC_PROBES		(1u << 31)	/* not a file: the kernel probes */
+#define METRICS_SRC_CAPTURE		(1u << 30)	/* the capture at the last event */
 #define METRICS_SRC_PRESSURE		(SRC_BIT(SRC_PSI_CPU) | SRC_BIT(SRC_PSI_MEMORY) | \
 					 SRC_BIT(SRC_PSI_IO) | SRC_BIT(SRC_PSI_IRQ))
 /* 0 with the bits of name (or of a comma-separated list) or'ed into mask;
@@ -110,6 +114,7 @@ metrics_input_of(struct tick *t)
 		.pti_wall = t->pti_wall,
 		.groups = tick_groups(t),
 		.kmsg_total = t->s->kmsg.err ? NULL : tick_kmsg_total(t),
+		.cap = t->have_cap ? t->cap : NULL,
 	};
 }
 
