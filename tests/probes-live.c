@@ -64,6 +64,11 @@ print_cum(const char *t, const struct probes *p)
 	       t, (unsigned long long)SUM(p->fallback), t,
 	       (unsigned long long)SUM(p->fallback_fragmenting), t,
 	       (unsigned long long)SUM(p->fallback_owner));
+	/* The kernel's MIGRATE_RECLAIMABLE is 2: what negative dentries ask. */
+	uint64_t recl = 0;
+	for (int o = 0; o < PROBE_ORDERS; o++)
+		recl += sum(p->fallback[o][2], PROBE_MIGRATETYPES);
+	printf("%s.fallback_reclaimable=%llu\n", t, (unsigned long long)recl);
 	printf("%s.kswapd_wakes=%llu\n%s.kswapd_awake_ns=%llu\n", t,
 	       (unsigned long long)SUM(p->kswapd_wakes), t,
 	       (unsigned long long)SUM(p->kswapd_awake_ns));
