@@ -192,7 +192,9 @@ add_zones(struct html_acc *a, const struct sample *s, double x)
 }
 
 /* The marks of r's range, as report_feed() takes them: within it, or
- * before (after) it when the range starts (ends) the recording. */
+ * before (after) it when the range starts (ends) the recording; and a
+ * mark whose sample opens the range (--since mark:TEXT), drawn at its
+ * start. */
 static void
 add_marks(struct html_acc *a, const struct html_run *r)
 {
@@ -204,7 +206,8 @@ add_marks(struct html_acc *a, const struct html_run *r)
 	for (size_t k = 0; k < nm; k++) {
 		struct html_mark *hm;
 
-		if (m[k].kind != FEED_MARK || m[k].wall < lo || m[k].wall > hi)
+		if (m[k].kind != FEED_MARK || ((m[k].wall < lo || m[k].wall > hi) &&
+					       (m[k].sample < r->from || m[k].sample > r->to)))
 			continue;
 		if (a->marks_total++ >= HTML_MARKS)
 			continue;

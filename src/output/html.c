@@ -276,9 +276,9 @@ draw_part(struct html_doc *d, const char *heading, struct html_run *const *run,
 }
 
 static int
-bins_for(size_t samples, int most)
+bins_for(double samples, int most)
 {
-	return samples < (size_t)most ? (int)samples : most;
+	return samples < most ? (int)samples : most;
 }
 
 int
@@ -287,8 +287,8 @@ html_report_part(struct html_doc *d, struct html_run *r, const char *heading)
 	double first = feed_time_of(r->f, r->from), last = feed_time_of(r->f, r->to);
 	size_t n = r->to - r->from + 1;
 	struct svg_frame fr = { .x0 = 0, .x1 = last - first, .origin = first };
-	struct html_acc *a = html_acc_new(first, fr.x0, fr.x1, bins_for(n, SVG_BINS),
-					  bins_for(n, SVG_HEAT_BINS));
+	struct html_acc *a = html_acc_new(first, fr.x0, fr.x1, bins_for((double)n, SVG_BINS),
+					  bins_for((double)n, SVG_HEAT_BINS));
 	int st;
 
 	if (!a)
@@ -306,16 +306,25 @@ html_compare_part(struct html_doc *d, struct html_run *a, struct html_run *b,
 	struct html_run *run[RUNS] = { a, b };
 	struct html_acc *acc[RUNS] = { NULL, NULL };
 	struct svg_frame fr = { .x0 = INFINITY, .x1 = -INFINITY, .elapsed = true };
-	size_t most = 0;
+	double most = 0;
 	int st = 0;
 
 	for (int r = 0; r < RUNS; r++) {
 		double x0 = feed_time_of(run[r]->f, run[r]->from) - run[r]->align;
 		double x1 = feed_time_of(run[r]->f, run[r]->to) - run[r]->align;
-		size_t n = run[r]->to - run[r]->from + 1;
 
 		fr.x0 = x0 < fr.x0 ? x0 : fr.x0;
 		fr.x1 = x1 > fr.x1 ? x1 : fr.x1;
+	}
+	/* As many bins as the denser run has samples over the whole axis
+	 * (its own span is less of it), up to the cap. */
+	for (int r = 0; r < RUNS; r++) {
+		double span = feed_time_of(run[r]->f, run[r]->to) -
+		    feed_time_of(run[r]->f, run[r]->from);
+		double n = (double)(run[r]->to - run[r]->from + 1);
+
+		if (span > 0)
+			n = n * (fr.x1 - fr.x0) / span + 1;
 		most = n > most ? n : most;
 	}
 	for (int r = 0; r < RUNS && st == 0; r++) {

@@ -169,10 +169,9 @@ svg_marks(FILE *out, const struct svg_frame *fr, double y0, double y1)
 {
 	for (int k = 0; k < fr->n_marks; k++) {
 		const struct svg_mark *m = &fr->marks[k];
-		double x = svg_x(fr, m->x);
+		/* Just outside (a mark before the sample it opens): at the edge. */
+		double x = svg_x(fr, m->x < fr->x0 ? fr->x0 : m->x > fr->x1 ? fr->x1 : m->x);
 
-		if (m->x < fr->x0 || m->x > fr->x1)
-			continue;
 		fprintf(out, "<g class=\"mark\"><title>mark \"");
 		svg_text(out, m->text, 0);
 		fputs("\" at ", out);
