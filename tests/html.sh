@@ -3,8 +3,9 @@
 # made here with a mark whose text needs escaping, the file is well-formed
 # XML and HTML, fetches nothing, holds one chart per section with the
 # mark drawn in each, and renders in headless Chromium to a screenshot
-# that is not blank; --phases gives a part per phase; a day-long recording
-# stays within the bins; a file that cannot be written is said.
+# that is not blank; --phases gives a part per phase; the probes' charts
+# where recorded; a long recording stays within the bins; a file that
+# cannot be written is said.
 set -u
 . "$TESTLIB"
 T=$TMPDIR_TEST
@@ -90,6 +91,19 @@ if [ -w /dev/full ]; then
 	check "a full disk exits non-zero" [ $? -ne 0 ]
 	check_match "... naming the file" "$(cat $T/err)" "^pagetop: /dev/full: cannot write"
 fi
+
+# The kernel probes, where recorded: fallbacks and stall latencies.
+$PAGETOP report $FIXTURES/recordings/format-2.2.ptrec --html $T/probes.html 2>/dev/null
+check_eq "a recording with probes: report --html exits 0" "$?" 0
+check_eq "... a fallbacks and a latency section" \
+	"$(grep -o '<section id="p1-[a-z]*"' $T/probes.html | grep -c 'fallbacks\|latency')" 2
+check_eq "... the latency chart draws the three stall kinds" \
+	"$(sed -n '/<section id="p1-latency"/,/<\/section>/p' $T/probes.html |
+	   grep -c '<title>[a-z ]* p99</title>')" 3
+check_eq "... one svg per section" "$(grep -c '<svg ' $T/probes.html)" \
+	"$(grep -c '<section ' $T/probes.html)"
+check_eq "a recording without probes has neither" \
+	"$(grep -c 'id="p1-fallbacks"\|id="p1-latency"' $T/h.html)" 0
 
 # A long recording: 20,000 samples, each series at most 300 points.
 $MKREC_DENSE $T/dense.ptrec 20000 $T/h.ptrec

@@ -5,7 +5,8 @@
  * series (B dashed), B's line stands twice as high as A's, the two marks
  * fall on one x, each run's points start where its recording does on the
  * elapsed axis; every section holds one chart; the document is
- * well-formed (xmllint, when installed); a write that fails is -EIO.
+ * well-formed (xmllint, when installed); a write that fails is -EIO;
+ * svg_text escapes what a recording's text may hold.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "output/html.h"
+#include "output/svg.h"
 #include "ptrec/codec.h"
 #include "ptrec/recfile.h"
 #include "source/replay.h"
@@ -144,6 +146,20 @@ mark_xs(const char *s, const char *end, double *xs, int max)
 	return n;
 }
 
+/* svg_text of s cut at max, as a string (static). */
+static const char *
+escaped(const char *s, size_t max)
+{
+	static char out[200];
+	FILE *f = fmemopen(out, sizeof(out), "w");
+
+	if (!f)
+		return "";
+	svg_text(f, s, max);
+	fclose(f);
+	return out;
+}
+
 int
 main(void)
 {
@@ -163,6 +179,13 @@ main(void)
 		printf("Bail out! mkdtemp\n");
 		return 1;
 	}
+	/* Text from a recording: markup, controls, a raw C1 byte and a
+	 * UTF-8 C1 control never reach the document as they are. */
+	tap_eq_str(escaped("a\x01" "b\xff<c>&\"'\xc2\x85\xc3\xa9", 0),
+		   "a\\x01b\\xff&lt;c&gt;&amp;&quot;&#39;\\u0085\xc3\xa9",
+		   "svg_text escapes markup, controls and bytes that are not UTF-8");
+	tap_eq_str(escaped("h\xc3\xa9llo", 2), "h...", "svg_text cuts before a character "
+		   "that does not fit");
 	pa = write_recording("alpha", 100, 10);
 	pb = write_recording("beta", 200, 20);
 	if (!(fa = replay_feed_open(pa, why, sizeof(why))) ||
