@@ -1,8 +1,10 @@
 /*
  * pagetop report FILE: a recording summarised as text that fits a mail.
  * With --phases, the same report over each phase between consecutive
- * marks first, then over the whole.
+ * marks first, then over the whole. With --html OUT, the same parts as
+ * one HTML file of charts (output/html.h) instead of the text.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd-opts.h"
 #include "source/replay.h"
+#include "output/html.h"
 #include "output/report.h"
 #include "util/fmt.h"
 
@@ -18,20 +21,31 @@ static int cmd_report_exec(int, char **);
 
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
-	.usage = "FILE [--since TIME] [--until TIME] [--phases]",
+	.usage = "FILE [--since TIME] [--until TIME] [--phases] [--html OUT]",
 	.summary = "summarise a recording in plain text that fits a mail (78 columns)",
 	.exec = cmd_report_exec,
 };
 
 /* The report over samples from..to (both included) of f, titled (NULL:
- * none). *lost: samples that could not be read. -1 out of memory. */
+ * none), as text or, with doc, as a part of the HTML document. *lost:
+ * samples that could not be read. -1 out of memory. */
 static int
 cmd_report_span(struct feed *f, const char *path, size_t from, size_t to, const char *title,
-		size_t *lost)
+		size_t *lost, struct html_doc *doc)
 {
-	struct report *rep = report_new(f, f->tick.rs, path);
+	struct report *rep;
 
-	if (!rep) {
+	if (doc) {
+		struct html_run r = { .f = f, .from = from, .to = to, .name = path };
+
+		if (html_report_part(doc, &r, title) != 0) {
+			fprintf(stderr, "pagetop: out of memory\n");
+			return -1;
+		}
+		*lost = r.lost;
+		return 0;
+	}
+	if (!(rep = report_new(f, f->tick.rs, path))) {
 		fprintf(stderr, "pagetop: out of memory\n");
 		return -1;
 	}
@@ -63,7 +77,7 @@ cmd_report_rule(void)
  * mark is "before <that mark>". Marks outside [from, to] open none.
  */
 static int
-cmd_report_phases(struct feed *f, const char *path, size_t from, size_t to)
+cmd_report_phases(struct feed *f, const char *path, size_t from, size_t to, struct html_doc *doc)
 {
 	size_t nm, n_open = 0, lost;
 	const struct feed_mark *m = feed_marks(f, &nm);
@@ -84,8 +98,10 @@ cmd_report_phases(struct feed *f, const char *path, size_t from, size_t to)
 			mk[n_open++] = &m[k];
 		}
 	if (n_open == 0) {
-		printf("No marks%s: one phase, the whole, below.\n",
-		       from > 0 || to + 1 < feed_count(f) ? " between --since and --until" : "");
+		/* HTML: the whole's heading says it. */
+		if (!doc)
+			printf("No marks%s: one phase, the whole, below.\n",
+			       from > 0 || to + 1 < feed_count(f) ? " between --since and --until" : "");
 		goto out;
 	}
 	total = n_open + (open[0] > from);
@@ -103,9 +119,9 @@ cmd_report_phases(struct feed *f, const char *path, size_t from, size_t to)
 				 p + 1, total, mk[k]->text, at);
 			k++;
 		}
-		if (p > 0)
+		if (p > 0 && !doc)
 			cmd_report_rule();
-		if ((st = cmd_report_span(f, path, a, b, title, &lost)) != 0)
+		if ((st = cmd_report_span(f, path, a, b, title, &lost, doc)) != 0)
 			goto out;
 	}
 out:
@@ -121,10 +137,13 @@ cmd_report_exec(int argc, char **argv)
 		{ "since", required_argument, NULL, 's' },
 		{ "until", required_argument, NULL, 'u' },
 		{ "phases", no_argument, NULL, 'p' },
+		{ "html", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *since = NULL, *until = NULL, *path;
+	const char *since = NULL, *until = NULL, *path, *html = NULL;
+	struct html_doc doc, *dp = NULL;
+	FILE *hf = NULL;
 	struct feed *f;
 	struct replay *rp;
 	char why[600];
@@ -143,6 +162,9 @@ cmd_report_exec(int argc, char **argv)
 			break;
 		case 'p':
 			phases = true;
+			break;
+		case 'H':
+			html = optarg;
 			break;
 		case 'h':
 			return cmd_opt_usage(&cmd_report_entry, true);
@@ -175,14 +197,32 @@ cmd_report_exec(int argc, char **argv)
 		cmd_say("%s: no samples between --since and --until", path);
 		goto out;
 	}
-	if (phases) {
-		if (cmd_report_phases(f, path, from, to - 1) != 0)
+	if (html) {
+		char title[4200];
+
+		hf = strcmp(html, "-") == 0 ? stdout : fopen(html, "w");
+		if (!hf) {
+			cmd_say("%s: %s", html, strerror(errno));
 			goto out;
-		cmd_report_rule();
+		}
+		snprintf(title, sizeof(title), "pagetop report: %s", path);
+		html_begin(&doc, hf, title);
+		dp = &doc;
+	}
+	if (phases) {
+		if (cmd_report_phases(f, path, from, to - 1, dp) != 0)
+			goto out;
+		if (!dp)
+			cmd_report_rule();
 	}
 	/* The whole: what it is without --phases. */
-	if (cmd_report_span(f, path, from, to - 1, NULL, &lost) != 0)
+	if (cmd_report_span(f, path, from, to - 1, dp && phases ? "The whole" : NULL, &lost,
+			    dp) != 0)
 		goto out;
+	if (dp && html_end(dp) != 0) {
+		cmd_say("%s: cannot write: %s", html, strerror(errno ? errno : EIO));
+		goto out;
+	}
 	/* Damage and samples that do not decode are warnings, said as dump
 	 * and export say them: what could be read is still summarised. */
 	snprintf(why, sizeof(why), "%s", f->why);
@@ -197,6 +237,10 @@ cmd_report_exec(int argc, char **argv)
 	if (fflush(stdout) != 0)
 		status = 1;
 out:
+	if (hf && hf != stdout && fclose(hf) != 0 && status == 0) {
+		cmd_say("%s: cannot write: %s", html, strerror(errno));
+		status = 1;
+	}
 	feed_close(f);
 	return status;
 }
