@@ -56,7 +56,7 @@ compare_mwu(const double *a, int na, const double *b, int nb, struct compare_mwu
 		for (int j = i; j <= k; j++)
 			if (r[j].from_a)
 				rank_a += mid;
-		ties += pow(k - i + 1, 3) - (k - i + 1);
+		ties += (double)(k - i + 1) * (k - i + 1) * (k - i + 1) - (k - i + 1);
 		i = k + 1;
 	}
 	n = total;

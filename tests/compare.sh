@@ -1,0 +1,164 @@
+#!/bin/sh
+# pagetop compare A B (output/compare*.c): two recordings made here at the
+# same time, of two proc roots alike but for pgscan_kswapd, which the test
+# advances with the clock at 1000 a second in A's and 2000 a second in B's,
+# both given the same two marks. A against B: +100% (to the jitter of the
+# writes), marked as standing out, in the whole and in each phase, the
+# phases matched by their marks' text, nothing else marked; A against
+# itself: no change, nothing marked. Every line fits 78 columns, --json
+# says the same, --align cuts both to the same length from the mark, and
+# bad input gives one line.
+set -u
+. "$TESTLIB"
+T=$TMPDIR_TEST
+L=roots/live-6.18-x86_64
+export TZ=UTC
+for r in a b; do
+	make_root $T/$r buddyinfo=$L/buddyinfo vmstat=$L/vmstat meminfo=$L/meminfo uptime=$L/uptime
+done
+export XDG_RUNTIME_DIR=$T/run
+mkdir -m 700 $XDG_RUNTIME_DIR
+
+if ! command -v python3 >/dev/null; then
+	ok "compare # SKIP needs python3"
+	done_testing
+	exit 0
+fi
+# pgscan_kswapd is 1000 (A) and 2000 (B) times the seconds since the writer
+# started, written every 10 ms (a shell loop's writes come too unevenly for
+# blocks of half a second), each file replaced whole (a rename).
+cat > $T/writer.py <<'PY'
+import os, sys, time
+t, fixture, stop = sys.argv[1], sys.argv[2], sys.argv[3]
+lines = open(fixture).read().split("\n")
+t0 = time.monotonic()
+while not os.path.exists(stop):
+    ms = int((time.monotonic() - t0) * 1000)
+    for root, rate in (("a", 1), ("b", 2)):
+        text = "\n".join("pgscan_kswapd %d" % (rate * ms) if l.startswith("pgscan_kswapd ")
+                         else l for l in lines)
+        with open("%s/%s/v.new" % (t, root), "w") as f:
+            f.write(text)
+        os.rename("%s/%s/v.new" % (t, root), "%s/%s/vmstat" % (t, root))
+    time.sleep(0.01)
+PY
+python3 $T/writer.py $T $FIXTURES/$L/vmstat $T/stop &
+wpid=$!
+sleep 0.3
+for r in a b; do
+	$PAGETOP record --proc-root $T/$r -o $T/$r.ptrec -d 0.25 --flush 0.5 2>$T/rec-$r.err &
+	eval rpid_$r=$!
+done
+i=0
+while [ $i -lt 50 ] && [ "$(ls $XDG_RUNTIME_DIR/pagetop 2>/dev/null | wc -l)" -lt 2 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+sleep 4
+$PAGETOP mark "phase one" > $T/mark1.out
+sleep 4
+$PAGETOP mark "phase two" >/dev/null
+sleep 4
+kill -INT $rpid_a $rpid_b
+wait $rpid_a
+st_a=$?
+wait $rpid_b
+st_b=$?
+touch $T/stop
+wait $wpid
+check_eq "both recordings are made" "$st_a $st_b" "0 0"
+check_match "the marks reach both" "$(cat $T/mark1.out)" "2 recording"
+
+$PAGETOP compare $T/a.ptrec $T/b.ptrec > $T/ab 2>$T/ab.err
+check_eq "compare A B exits 0" "$?" 0
+$PAGETOP compare $T/a.ptrec $T/b.ptrec --json > $T/ab.json 2>/dev/null
+check_eq "--json exits 0" "$?" 0
+check "--json is one JSON object" jq -e 'type == "object"' $T/ab.json
+check_eq "every line within 78 columns" "$(awk 'length > 78' $T/ab)" ""
+
+# The rows of pgscan_kswapd, one a span: whole, before, phase one, two.
+rows() { grep -E '^(\* |  )pgscan_kswapd ' $1; }
+check_eq "pgscan_kswapd has a row in each of the 4 spans" "$(rows $T/ab | wc -l)" 4
+check_eq "... each marked as standing out" "$(rows $T/ab | grep -c '^\* ')" 4
+check_eq "... and nothing else is marked" "$(grep -c '^\* ' $T/ab)" 4
+pct=$(rows $T/ab | head -1 | awk '{ print $(NF - 1) }')
+# The samples fall between the writes: a rate is the clock's to a few
+# hundredths of a second over the span.
+check "the whole: +100% ($pct)" awk -v p="$pct" 'BEGIN { sub(/%/, "", p); p += 0; exit !(p >= 95 && p <= 105) }'
+check_jq "--json: the whole's change is +100% (95 to 105)" $T/ab.json \
+	'.spans[0].figures[] | select(.figure == "pgscan_kswapd") | .change_percent >= 95 and .change_percent <= 105'
+check_jq "--json: each phase's change is +100% (95 to 105)" $T/ab.json \
+	'[.spans[].figures[] | select(.figure == "pgscan_kswapd") | .change_percent] |
+	 length == 4 and all(. >= 95 and . <= 105)'
+check_jq "--json: each stands out, p < 0.01" $T/ab.json \
+	'[.spans[].figures[] | select(.figure == "pgscan_kswapd") | .stands_out and .p < 0.01] |
+	 all'
+check_jq "--json: A's rate is 1000/s, B's 2000/s (5%)" $T/ab.json \
+	'.spans[0].figures[] | select(.figure == "pgscan_kswapd") |
+	 (.a.value > 950 and .a.value < 1050 and .b.value > 1900 and .b.value < 2100)'
+check_jq "--json: the total is the rate times the time compared" $T/ab.json \
+	'.spans[0] as $s | $s.figures[] | select(.figure == "pgscan_kswapd") |
+	 (.a.total / .a.value - ($s.a.to - $s.a.from) | fabs) < 0.01'
+check_jq "--json: only pgscan_kswapd stands out" $T/ab.json \
+	'[.spans[].figures[] | select(.stands_out) | .figure] | unique == ["pgscan_kswapd"]'
+
+# Phases by the marks' text.
+check_match "the phases are matched" "$(cat $T/ab)" "Phases: 3 matched by their marks' text"
+check_eq "the phases' headings" "$(grep '^Phase ' $T/ab)" \
+'Phase 1 of 3: before "phase one"
+Phase 2 of 3: "phase one"
+Phase 3 of 3: "phase two"'
+check_jq "--json: the spans are the whole and the phases" $T/ab.json \
+	'[.spans[] | .phase] == [null, "phase one", "phase one", "phase two"] and
+	 [.spans[] | .before] == [false, true, false, false] and .unmatched == {"a": [], "b": []}'
+mark_epoch() { date -u -d "$($PAGETOP dump $1 --info |
+	sed -n "s/^mark: *\\([0-9-]* [0-9:.]*\\)  .*$2.*/\\1/p")" +%s.%N; }
+check_jq "--json: phase one starts at A's first sample at or after its mark" $T/ab.json \
+	"(.spans[2].a.from - $(mark_epoch $T/a.ptrec 'phase one')) as \$d | \$d >= -0.0005 and \$d < 0.3"
+check_jq "--json: and at B's in B" $T/ab.json \
+	"(.spans[2].b.from - $(mark_epoch $T/b.ptrec 'phase one')) as \$d | \$d >= -0.0005 and \$d < 0.3"
+check_jq "--json: each phase has blocks enough for the test" $T/ab.json \
+	'[.spans[] | .a.blocks, .b.blocks] | all(. >= 4)'
+
+# The hosts side by side.
+check_match "the kernels side by side" "$(cat $T/ab)" "^  kernel +[^ ]+ +[^ ]+$"
+check_eq "no warning: the same machine, the same interval" "$(grep -c '^warning' $T/ab)" 0
+check_jq "--json: no warnings" $T/ab.json '.warnings == []'
+
+# A against itself: nothing changes, nothing stands out.
+$PAGETOP compare $T/a.ptrec $T/a.ptrec > $T/aa 2>/dev/null
+check_eq "compare A A exits 0" "$?" 0
+check_eq "A against itself: nothing marked" "$(grep -c '^\* ' $T/aa)" 0
+check_eq "A against itself: every change +0%" \
+	"$(awk 'NF > 2 && $(NF - 1) ~ /%$/ { print $(NF - 1) }' $T/aa | sort -u)" "+0%"
+$PAGETOP compare $T/a.ptrec $T/a.ptrec --json > $T/aa.json 2>/dev/null
+check_jq "--json A A: no change stands out, p 1 throughout" $T/aa.json \
+	'[.spans[].figures[]] | length > 0 and all(.stands_out == false and .change_percent == 0 and (.p == null or .p == 1))'
+
+# --since: marks before it open no phase.
+$PAGETOP compare $T/a.ptrec $T/b.ptrec --since "mark:phase two" --json > $T/since.json 2>/dev/null
+check_jq "--since mark:two: the whole and phase two" $T/since.json \
+	'[.spans[] | .phase] == [null, "phase two"]'
+
+# --align: from each one's mark, for the same time.
+$PAGETOP compare $T/a.ptrec $T/b.ptrec --align "mark:phase one" --json > $T/al.json 2>/dev/null
+check_eq "--align exits 0" "$?" 0
+check_jq "--align: A's window starts at its mark's sample" $T/al.json \
+	"(.a.from - $(mark_epoch $T/a.ptrec 'phase one')) as \$d | \$d >= -0.0005 and \$d < 0.3"
+check_jq "--align: both windows as long, to an interval" $T/al.json \
+	'((.a.to - .a.from) - (.b.to - .b.from) | fabs) <= 0.26'
+
+# Bad input: one line, naming the file.
+err=$($PAGETOP compare $T/a.ptrec $T/a.ptrec --align mark:nosuch 2>&1 >/dev/null)
+check_eq "--align with a mark it lacks: exit 2" "$?" 2
+check_match "... one line naming the file" "$(printf '%s\n' "$err" | grep -v wait-reasons)" \
+	"^pagetop: compare: $T/a.ptrec: --align: 'mark:nosuch'"
+echo "not a recording" > $T/bad.ptrec
+err=$($PAGETOP compare $T/a.ptrec $T/bad.ptrec 2>&1 >/dev/null)
+check_eq "B is not a recording: exit 1" "$?" 1
+check_eq "... one line" "$(printf '%s\n' "$err" | grep -v wait-reasons | wc -l)" 1
+check_match "... naming it" "$err" "bad.ptrec"
+$PAGETOP compare $T/a.ptrec >/dev/null 2>&1
+check_eq "one recording only: exit 2" "$?" 2
+$PAGETOP compare $T/a.ptrec $T/b.ptrec --align start --since start >/dev/null 2>&1
+check_eq "--align with --since: exit 2" "$?" 2
+done_testing
