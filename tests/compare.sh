@@ -53,11 +53,13 @@ i=0
 while [ $i -lt 50 ] && [ "$(ls $XDG_RUNTIME_DIR/pagetop 2>/dev/null | wc -l)" -lt 2 ]; do
 	sleep 0.1; i=$((i + 1))
 done
-sleep 4
+# 6 s a phase: 24 intervals, 12 blocks, enough that a block or two that a
+# busy machine's delays put out of line leave the change standing out.
+sleep 6
 $PAGETOP mark "phase one" > $T/mark1.out
-sleep 4
+sleep 6
 $PAGETOP mark "phase two" >/dev/null
-sleep 4
+sleep 6
 kill -INT $rpid_a $rpid_b
 wait $rpid_a
 st_a=$?

@@ -13,6 +13,7 @@
 #include "cmd/cmd-opts.h"
 #include "output/compare.h"
 #include "source/replay.h"
+#include "util/thread.h"
 
 static int cmd_compare_exec(int, char **);
 
@@ -30,7 +31,20 @@ struct cmd_compare_side {
 	struct feed *f;
 	size_t from, to;	/* the window, both included */
 	struct compare_run *run;
+	long lost;		/* compare_run_feed()'s */
+	const char *first_why;
 };
+
+/* One recording read through: the two are read at once, one a thread,
+ * each with a feed of its own (a day's recording is mostly decoding). */
+static void *
+cmd_compare_read(void *arg)
+{
+	struct cmd_compare_side *s = arg;
+
+	s->lost = compare_run_feed(s->run, s->f, s->f->tick.rs, &s->first_why);
+	return NULL;
+}
 
 /* The window of one recording: --since/--until, or from --align on. */
 static int
@@ -147,22 +161,35 @@ cmd_compare_exec(int argc, char **argv)
 	}
 	if (align)
 		cmd_compare_cut(side);
+	for (int k = 0; k < 2; k++)
+		if (!(side[k].run = compare_run_new(side[k].f, side[k].path, side[k].from,
+						    side[k].to))) {
+			cmd_say("out of memory");
+			goto out;
+		}
+	{
+		pthread_t t;
+		bool threaded = thread_start(&t, cmd_compare_read, &side[1]) == 0;
+
+		cmd_compare_read(&side[0]);
+		if (threaded)
+			pthread_join(t, NULL);
+		else
+			cmd_compare_read(&side[1]);
+	}
 	for (int k = 0; k < 2; k++) {
 		struct cmd_compare_side *s = &side[k];
-		const char *first_why;
-		long lost;
 
-		if (!(s->run = compare_run_new(s->f, s->path, s->from, s->to)) ||
-		    (lost = compare_run_feed(s->run, s->f, s->f->tick.rs, &first_why)) < 0) {
+		if (s->lost < 0) {
 			cmd_say("out of memory");
 			goto out;
 		}
 		/* Damage is a warning, as report says it: the rest is compared. */
 		replay_report_damage(replay_feed_replay(s->f), s->path, stderr);
-		if (lost > 0)
-			cmd_say("%s: %ld samples could not be read (the first: %s)", s->path, lost,
-				first_why);
-		if ((size_t)lost == s->to - s->from + 1) {
+		if (s->lost > 0)
+			cmd_say("%s: %ld samples could not be read (the first: %s)", s->path,
+				s->lost, s->first_why);
+		if ((size_t)s->lost == s->to - s->from + 1) {
 			cmd_say("%s: no sample of the window could be read", s->path);
 			goto out;
 		}
