@@ -57,17 +57,27 @@ done
 # busy machine's delays put out of line leave the change standing out.
 sleep 6
 $PAGETOP mark "phase one" > $T/mark1.out
+# C: A's root from after the first mark, at another interval: it has the
+# second mark only.
+$PAGETOP record --proc-root $T/a -o $T/c.ptrec -d 0.5 --flush 0.5 2>$T/rec-c.err &
+rpid_c=$!
+i=0
+while [ $i -lt 50 ] && [ "$(ls $XDG_RUNTIME_DIR/pagetop 2>/dev/null | wc -l)" -lt 3 ]; do
+	sleep 0.1; i=$((i + 1))
+done
 sleep 6
 $PAGETOP mark "phase two" >/dev/null
 sleep 6
-kill -INT $rpid_a $rpid_b
+kill -INT $rpid_a $rpid_b $rpid_c
 wait $rpid_a
 st_a=$?
 wait $rpid_b
 st_b=$?
+wait $rpid_c
+st_c=$?
 touch $T/stop
 wait $wpid
-check_eq "both recordings are made" "$st_a $st_b" "0 0"
+check_eq "the recordings are made" "$st_a $st_b $st_c" "0 0 0"
 check_match "the marks reach both" "$(cat $T/mark1.out)" "2 recording"
 
 $PAGETOP compare $T/a.ptrec $T/b.ptrec > $T/ab 2>$T/ab.err
@@ -135,6 +145,25 @@ check_eq "A against itself: every change +0%" \
 $PAGETOP compare $T/a.ptrec $T/a.ptrec --json > $T/aa.json 2>/dev/null
 check_jq "--json A A: no change stands out, p 1 throughout" $T/aa.json \
 	'[.spans[].figures[]] | length > 0 and all(.stands_out == false and .change_percent == 0 and (.p == null or .p == 1))'
+
+# Phases only one has are listed, not compared; the intervals differ.
+$PAGETOP compare $T/a.ptrec $T/c.ptrec > $T/ac 2>/dev/null
+check_eq "compare A C exits 0" "$?" 0
+check_eq "A C: the phase both have is matched, the others listed" \
+	"$(sed -n '/^Phases:/,/^$/p' $T/ac)" \
+	"$(printf '%s\n' "Phases: 1 matched by their marks' text" \
+		'  only in A: before "phase one"' '  only in A: "phase one"' \
+		'  only in B: before "phase two"')"
+check_eq "A C: the whole and phase two" "$(grep -E '^(The whole|Phase )' $T/ac)" \
+'The whole window
+Phase 1 of 1: "phase two"'
+check_eq "A C: the intervals differ, said" "$(grep '^warning' $T/ac)" \
+	"warning: the intervals differ (A 0.25 s, B 0.5 s)"
+check_eq "A C: every line within 78 columns" "$(awk 'length > 78' $T/ac)" ""
+$PAGETOP compare $T/a.ptrec $T/c.ptrec --json > $T/ac.json 2>/dev/null
+check_jq "--json A C: the unmatched phases" $T/ac.json \
+	'.unmatched == {"a": ["phase one", "phase one"], "b": ["phase two"]} and
+	 .warnings == ["the intervals differ (A 0.25 s, B 0.5 s)"]'
 
 # --since: marks before it open no phase.
 $PAGETOP compare $T/a.ptrec $T/b.ptrec --since "mark:phase two" --json > $T/since.json 2>/dev/null

@@ -185,9 +185,8 @@ print_phases(FILE *out, const struct compare_run *ra, const struct compare_run *
 	char text[TEXT_ESCAPED_SIZE(200)];
 
 	if (ra->n_spans == 1 && rb->n_spans == 1) {
-		fprintf(out, "Phases: none (no marks in %s)\n",
-			ra->marks_dropped || rb->marks_dropped ? "both windows, or too many" :
-			"either window");
+		fprintf(out, "Phases: none (%s)\n", ra->marks_dropped || rb->marks_dropped ?
+			"too many marks: see the warning" : "no marks in either window");
 		return;
 	}
 	fprintf(out, "Phases: %d matched by their marks' text\n", n - 1);
