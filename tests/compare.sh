@@ -93,8 +93,9 @@ check_eq "pgscan_kswapd has a row in each of the 4 spans" "$(rows $T/ab | wc -l)
 check_eq "... each marked as standing out" "$(rows $T/ab | grep -c '^\* ')" 4
 check_eq "... and nothing else is marked" "$(grep -c '^\* ' $T/ab)" 4
 pct=$(rows $T/ab | head -1 | awk '{ print $(NF - 1) }')
-# The samples fall between the writes: a rate is the clock's to a few
-# hundredths of a second over the span.
+# The samples fall between the writes, 10 ms apart, and one writer writes
+# both roots: B's rate is twice A's to a few hundredths of a second over
+# the span.
 check "the whole: +100% ($pct)" awk -v p="$pct" 'BEGIN { sub(/%/, "", p); p += 0; exit !(p >= 95 && p <= 105) }'
 check_jq "--json: the whole's change is +100% (95 to 105)" $T/ab.json \
 	'.spans[0].figures[] | select(.figure == "pgscan_kswapd") | .change_percent >= 95 and .change_percent <= 105'
@@ -104,9 +105,11 @@ check_jq "--json: each phase's change is +100% (95 to 105)" $T/ab.json \
 check_jq "--json: each stands out, p < 0.01" $T/ab.json \
 	'[.spans[].figures[] | select(.figure == "pgscan_kswapd") | .stands_out and .p < 0.01] |
 	 all'
-check_jq "--json: A's rate is 1000/s, B's 2000/s (5%)" $T/ab.json \
+# (Not A's rate against 1000/s: a busy machine starves the writer for a
+# while now and then, the same for A and B, since one writer writes both.)
+check_jq "--json: A's rate is at most 1000/s (5%), B's twice A's" $T/ab.json \
 	'.spans[0].figures[] | select(.figure == "pgscan_kswapd") |
-	 (.a.value > 950 and .a.value < 1050 and .b.value > 1900 and .b.value < 2100)'
+	 (.a.value < 1050 and (.b.value / .a.value - 2 | fabs) < 0.1)'
 check_jq "--json: the total is the rate times the time compared" $T/ab.json \
 	'.spans[0] as $s | $s.figures[] | select(.figure == "pgscan_kswapd") |
 	 (.a.total / .a.value - ($s.a.to - $s.a.from) | fabs) < 0.01'
@@ -177,6 +180,26 @@ check_jq "--align: A's window starts at its mark's sample" $T/al.json \
 	"(.a.from - $(mark_epoch $T/a.ptrec 'phase one')) as \$d | \$d >= -0.0005 and \$d < 0.3"
 check_jq "--align: both windows as long, to an interval" $T/al.json \
 	'((.a.to - .a.from) - (.b.to - .b.from) | fabs) <= 0.26'
+
+# The kernel probes, on a recording made by tests/mkprobes (a reattach
+# inside it): the totals are the report's; with one side only, a note.
+R=$FIXTURES/recordings
+$MKPROBES $R/format-2.1.ptrec $T/p.ptrec
+$PAGETOP compare $T/p.ptrec $T/p.ptrec --json > $T/pp.json 2>/dev/null
+$PAGETOP report $T/p.ptrec > $T/p.report 2>/dev/null
+for kind in direct memcg compact; do
+	want=$(sed -n "/^Kernel probes/,/^\$/s/^  $kind  *\([0-9][0-9]*\) .*/\1/p" $T/p.report)
+	check_jq "probes: $kind stalls, the report's $want" $T/pp.json \
+		".spans[0].figures[] | select(.figure == \"$kind stalls\") | .a.total == $want and .b.total == $want"
+done
+check_jq "probes: kswapd awake as long as the report says" $T/pp.json \
+	"(.spans[0].figures[] | select(.figure == \"kswapd awake\") | .a.total * 100 | round) ==
+	 $(sed -n 's/^  kswapd awake \([0-9.]*\) s,.*/\1/p' $T/p.report | awk '{ printf "%d", $1 * 100 + 0.5 }')"
+check_jq "probes: against itself, nothing stands out" $T/pp.json \
+	'[.spans[].figures[] | select(.section == "probes")] | length >= 5 and all(.stands_out == false)'
+$PAGETOP compare $T/p.ptrec $R/format-2.1.ptrec > $T/pn 2>/dev/null
+check_match "probes on one side only: said" "$(cat $T/pn)" "note: kernel probes: only A has them"
+check_eq "... and not compared" "$(grep -c 'stalls ' $T/pn)" 0
 
 # Bad input: one line, naming the file.
 err=$($PAGETOP compare $T/a.ptrec $T/a.ptrec --align mark:nosuch 2>&1 >/dev/null)

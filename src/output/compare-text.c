@@ -32,6 +32,22 @@ cut(char *s, size_t n)
 	s[n] = '\0';
 }
 
+/* s cut to its last bytes, "..." first, at most n in all: a path's end
+ * names the file. */
+static void
+cut_left(char *s, size_t n)
+{
+	size_t len = strlen(s), from;
+
+	if (len <= n || n < 4)
+		return;
+	from = len - (n - 3);
+	while (from < len && ((unsigned char)s[from] & 0xc0) == 0x80)
+		from++;
+	memmove(s + 3, s + from, len - from + 1);
+	memcpy(s, "...", 3);
+}
+
 /* A figure in at most 8 characters: "-" when there is none. */
 static void
 num(double v, char *dst, size_t size)
@@ -89,6 +105,10 @@ print_facts(FILE *out, const struct compare_run *ra, const struct compare_run *r
 
 	fprintf(out, "%-*s%-*s%s\n", 2 + FACT_W, "", VALUE_W, "A", "B");
 	for (int k = 0; compare_fact(ra, rb, k, &label, a, b, sizeof(a), &differs); k++) {
+		if (k == 0) {
+			cut_left(a, VALUE_W - 1);
+			cut_left(b, VALUE_W - 1);
+		}
 		cut(a, VALUE_W - 1);
 		cut(b, VALUE_W - 1);
 		fprintf(out, "%-2s%-*s%-*s%s\n", differs ? "*" : "", FACT_W, label, VALUE_W, a, b);
