@@ -201,6 +201,16 @@ $PAGETOP compare $T/p.ptrec $R/format-2.1.ptrec > $T/pn 2>/dev/null
 check_match "probes on one side only: said" "$(cat $T/pn)" "note: kernel probes: only A has them"
 check_eq "... and not compared" "$(grep -c 'stalls ' $T/pn)" 0
 
+# Samples that do not decode (tests/mkrec): a warning naming the file and
+# the rest compared; none readable: exit 1.
+$MKREC $T/u.ptrec 20 5
+$PAGETOP compare $T/u.ptrec $T/u.ptrec > $T/uu 2>$T/uu.err
+check_eq "some samples unreadable: exit 0" "$?" 0
+check_match "... said, naming the file" "$(cat $T/uu.err)" "u.ptrec: 5 samples could not be read"
+$MKREC $T/z.ptrec 0 4
+$PAGETOP compare $T/a.ptrec $T/z.ptrec > /dev/null 2>$T/zz.err
+check_eq "no sample readable: exit 1" "$?" 1
+
 # Bad input: one line, naming the file.
 err=$($PAGETOP compare $T/a.ptrec $T/a.ptrec --align mark:nosuch 2>&1 >/dev/null)
 check_eq "--align with a mark it lacks: exit 2" "$?" 2
