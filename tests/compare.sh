@@ -3,10 +3,13 @@
 # same time, of two proc roots alike but for pgscan_kswapd, which the test
 # advances with the clock at 1000 a second in A's and 2000 a second in B's,
 # both given the same two marks. A against B: +100% (to the jitter of the
-# writes), marked as standing out, in the whole and in each phase, the
-# phases matched by their marks' text, nothing else marked; A against
-# itself: no change, nothing marked. Every line fits 78 columns, --json
-# says the same, --align cuts both to the same length from the mark, and
+# writes) in the whole and in each phase, marked as standing out in the
+# whole, the phases matched by their marks' text, nothing else marked; A
+# against itself: no change, nothing marked. A third recording, begun
+# after the first mark at another interval: the phases only one has are
+# listed, the intervals' warning. Every line fits 78 columns, --json says
+# the same, --align cuts both to the same length from the mark; the
+# probes' totals are the report's; samples that do not decode are said;
 # bad input gives one line.
 set -u
 . "$TESTLIB"
@@ -90,21 +93,26 @@ check_eq "every line within 78 columns" "$(awk 'length > 78' $T/ab)" ""
 # The rows of pgscan_kswapd, one a span: whole, before, phase one, two.
 rows() { grep -E '^(\* |  )pgscan_kswapd ' $1; }
 check_eq "pgscan_kswapd has a row in each of the 4 spans" "$(rows $T/ab | wc -l)" 4
-check_eq "... each marked as standing out" "$(rows $T/ab | grep -c '^\* ')" 4
-check_eq "... and nothing else is marked" "$(grep -c '^\* ' $T/ab)" 4
+# A busy machine that starves the writer for half a second makes that
+# block low in both, and a low block of B can fall among A's: a phase's
+# 12 blocks may then not stand out. The whole's 36 always do.
+check_match "the whole: marked as standing out" "$(rows $T/ab | head -1)" '^\* '
+check_eq "... and nothing but pgscan_kswapd is marked" \
+	"$(grep '^\* ' $T/ab | grep -vc '^\* pgscan_kswapd ')" 0
 pct=$(rows $T/ab | head -1 | awk '{ print $(NF - 1) }')
 # The samples fall between the writes, 10 ms apart, and one writer writes
-# both roots: B's rate is twice A's to a few hundredths of a second over
-# the span.
+# both roots (a stall of it slows both): B's rate is twice A's to a few
+# hundredths of a second over the span.
 check "the whole: +100% ($pct)" awk -v p="$pct" 'BEGIN { sub(/%/, "", p); p += 0; exit !(p >= 95 && p <= 105) }'
 check_jq "--json: the whole's change is +100% (95 to 105)" $T/ab.json \
 	'.spans[0].figures[] | select(.figure == "pgscan_kswapd") | .change_percent >= 95 and .change_percent <= 105'
 check_jq "--json: each phase's change is +100% (95 to 105)" $T/ab.json \
 	'[.spans[].figures[] | select(.figure == "pgscan_kswapd") | .change_percent] |
 	 length == 4 and all(. >= 95 and . <= 105)'
-check_jq "--json: each stands out, p < 0.01" $T/ab.json \
-	'[.spans[].figures[] | select(.figure == "pgscan_kswapd") | .stands_out and .p < 0.01] |
-	 all'
+check_jq "--json: the whole's stands out, p < 0.01" $T/ab.json \
+	'.spans[0].figures[] | select(.figure == "pgscan_kswapd") | .stands_out and .p < 0.01'
+check_jq "--json: stands_out is p < 0.01 and a change, wherever" $T/ab.json \
+	'[.spans[].figures[] | .stands_out == (.p != null and .p < 0.01 and .a.value != .b.value)] | all'
 # (Not A's rate against 1000/s: a busy machine starves the writer for a
 # while now and then, the same for A and B, since one writer writes both.)
 check_jq "--json: A's rate is at most 1000/s (5%), B's twice A's" $T/ab.json \
