@@ -2,7 +2,8 @@
  * What the parts of compare share: a recording's spans (the window and
  * its phases) with their figures summed over blocks of equal time
  * (compare-acc.c), the rows that pair two spans' figures with the change
- * and the test (compare.c), and their writers (compare-text.c,
+ * and the test (compare.c), the spans paired by their marks and the hosts
+ * side by side (compare-match.c), and the writers (compare-text.c,
  * compare-json.c), which walk the same rows in the same order.
  */
 #ifndef PAGETOP_COMPARE_INT_H
