@@ -16,6 +16,7 @@ static const struct cmd_entry *const cmd_table[] = {
 	&cmd_dump_entry,
 	&cmd_diff_entry,
 	&cmd_report_entry,
+	&cmd_compare_entry,
 	&cmd_export_entry,
 	&cmd_serve_entry,
 	NULL

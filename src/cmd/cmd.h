@@ -20,6 +20,7 @@ extern const struct cmd_entry cmd_dump_entry;
 extern const struct cmd_entry cmd_replay_entry;
 extern const struct cmd_entry cmd_report_entry;
 extern const struct cmd_entry cmd_diff_entry;
+extern const struct cmd_entry cmd_compare_entry;
 extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_serve_entry;
 

@@ -227,5 +227,9 @@ void report_probes_add(struct report *rep, const struct sample *prev, const stru
 void report_probes_print(const struct report *rep, FILE *out);
 /* Ends the spells of blocked tasks still open: the report ends there. */
 void report_close_spells(struct report *rep);
+/* The blocked tasks of s alone into the groups and spells, in time order
+ * (what report_add() does with them): for compare, which derives the
+ * rest itself. */
+void report_add_tasks(struct report *rep, const struct sample *s);
 
 #endif

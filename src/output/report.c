@@ -556,3 +556,9 @@ report_close_spells(struct report *rep)
 		close_spell(rep, &rep->spells[k]);
 	rep->n_spells = 0;
 }
+
+void
+report_add_tasks(struct report *rep, const struct sample *s)
+{
+	add_tasks(rep, s);
+}
