@@ -81,6 +81,38 @@ test_log(void)
 	       "a zero max does not divide by zero");
 }
 
+static double
+rel(double a, double b)
+{
+	return b == 0 ? fabs(a) : fabs(a - b) / fabs(b);
+}
+
+static void
+test_sqrt_exp_erfc(void)
+{
+	double ws = 0, we = 0, wc = 0;
+
+	for (double x = 1e-300; x < 1e300; x *= 1.93)
+		if (rel(arith_sqrt(x), sqrt(x)) > ws)
+			ws = rel(arith_sqrt(x), sqrt(x));
+	tap_ok(ws < 1e-15, "sqrt within 1e-15 of libm's from 1e-300 to 1e300 (worst %.1e)", ws);
+	tap_ok(arith_sqrt(0) == 0 && isnan(arith_sqrt(-1)) && arith_sqrt(16) == 4,
+	       "sqrt of 0, -1 and 16");
+	for (double x = -700; x < 700; x += 0.731)
+		if (rel(arith_exp(x), exp(x)) > we)
+			we = rel(arith_exp(x), exp(x));
+	tap_ok(we < 1e-13, "exp within 1e-13 of libm's from -700 to 700 (worst %.1e)", we);
+	tap_ok(arith_exp(0) == 1 && arith_exp(-800) == 0 && isinf(arith_exp(800)),
+	       "exp of 0, -800 and 800");
+	/* p values: erfc(z / sqrt 2) far into the tail (2.6e-296 at 26). */
+	for (double x = -3; x < 26; x += 0.0137)
+		if (rel(arith_erfc(x), erfc(x)) > wc)
+			wc = rel(arith_erfc(x), erfc(x));
+	tap_ok(wc < 1e-12, "erfc within 1e-12 of libm's from -3 to 26 (worst %.1e)", wc);
+	tap_ok(fabs(arith_erfc(2.5758293035489 / sqrt(2)) - 0.01) < 1e-8,
+	       "erfc at z 2.576: p 0.01");
+}
+
 int
 main(void)
 {
@@ -88,5 +120,6 @@ main(void)
 	test_floor_ceil();
 	test_min_max();
 	test_log();
+	test_sqrt_exp_erfc();
 	return tap_done();
 }

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "util/arith.h"
+
 struct ranked {
 	double v;
 	bool from_a;
@@ -69,8 +71,8 @@ compare_mwu(const double *a, int na, const double *b, int nb, struct compare_mwu
 		return 0;
 	}
 	dev = fabs(out->u - mean) - 0.5;
-	out->z = dev > 0 ? dev / sqrt(var) : 0;
-	out->p = erfc(out->z / sqrt(2.0));
+	out->z = dev > 0 ? dev / arith_sqrt(var) : 0;
+	out->p = arith_erfc(out->z / arith_sqrt(2.0));
 	if (out->p > 1)
 		out->p = 1;
 	return 0;
