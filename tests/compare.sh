@@ -233,4 +233,18 @@ $PAGETOP compare $T/a.ptrec >/dev/null 2>&1
 check_eq "one recording only: exit 2" "$?" 2
 $PAGETOP compare $T/a.ptrec $T/b.ptrec --align start --since start >/dev/null 2>&1
 check_eq "--align with --since: exit 2" "$?" 2
+# --html: the two runs drawn over each other in one file, instead of the text.
+$PAGETOP compare $T/a.ptrec $T/b.ptrec --align "mark:phase one" --html $T/ab.html >$T/html.out 2>/dev/null
+check_eq "--html: exit 0" "$?" 0
+check_eq "... nothing on stdout" "$(wc -c < $T/html.out)" 0
+if command -v xmllint >/dev/null; then
+	check "... well-formed XML" xmllint --noout $T/ab.html
+fi
+check_eq "... B's series dashed beside A's in the reclaim chart" \
+	"$(awk '/<h3>Reclaim/,/<\/svg>/' $T/ab.html | grep -c 'stroke-dasharray="5 3"' | awk '{ print ($1 > 0) }')" 1
+check_match "... both recordings named" "$(grep -c 'b.ptrec\|a.ptrec' $T/ab.html)" '^[1-9]'
+check_eq "... nothing fetched" "$(grep -c 'src="http\|href="http\|<script' $T/ab.html)" 0
+err=$($PAGETOP compare $T/a.ptrec $T/b.ptrec --html $T/no/such/dir.html 2>&1 >/dev/null)
+check_eq "--html to an unwritable path: exit 1" "$?" 1
+check_match "... one line naming it" "$(printf '%s\n' "$err" | grep -v wait-reasons)" "no/such/dir.html: No such file"
 done_testing

@@ -1,8 +1,11 @@
 /*
  * pagetop compare A B: two recordings side by side, figure by figure,
  * with the change and whether it stands out of the runs' own noise.
- * Each recording is read once, in order (output/compare.h).
+ * Each recording is read once, in order (output/compare.h). With --html
+ * OUT, the two drawn over each other in one HTML file (output/html.h)
+ * instead of the text.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +15,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd-opts.h"
 #include "output/compare.h"
+#include "output/html.h"
 #include "source/replay.h"
 #include "util/thread.h"
 
@@ -19,7 +23,8 @@ static int cmd_compare_exec(int, char **);
 
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
-	.usage = "A B [--align start|mark:TEXT] [--since TIME] [--until TIME] [--json]",
+	.usage = "A B [--align start|mark:TEXT] [--since TIME] [--until TIME] [--json]\n"
+		 "      [--html OUT]",
 	.summary = "two recordings figure by figure: A, B, the change, and whether it\n"
 		   "      stands out of the runs' own noise (78 columns)",
 	.exec = cmd_compare_exec,
@@ -30,6 +35,7 @@ struct cmd_compare_side {
 	char name[300];		/* "compare: PATH", for the messages */
 	struct feed *f;
 	size_t from, to;	/* the window, both included */
+	double align;		/* the wall time that is elapsed 0 */
 	struct compare_run *run;
 	long lost;		/* compare_run_feed()'s */
 	const char *first_why;
@@ -69,6 +75,7 @@ cmd_compare_window(struct cmd_compare_side *s, const char *since, const char *un
 		if ((st = cmd_opt_time(s->name, "--align", align, &span, &t)) != 0)
 			return st;
 		from = when_pick(&span, t);
+		s->align = t;
 	}
 	if (from >= to) {
 		cmd_say("%s: no samples %s", s->path, align ? "between --align and --until" :
@@ -77,6 +84,8 @@ cmd_compare_window(struct cmd_compare_side *s, const char *since, const char *un
 	}
 	s->from = from;
 	s->to = to - 1;
+	if (!align)
+		s->align = feed_time_of(s->f, from);
 	return 0;
 }
 
@@ -98,6 +107,37 @@ cmd_compare_cut(struct cmd_compare_side *s)
 	}
 }
 
+/* The two runs drawn over each other, aligned at their moments. */
+static int
+cmd_compare_html(struct cmd_compare_side *side, const char *out)
+{
+	struct html_run r[2];
+	FILE *hf = strcmp(out, "-") == 0 ? stdout : fopen(out, "w");
+	int st, status = 0;
+
+	if (!hf) {
+		cmd_say("%s: %s", out, strerror(errno));
+		return 1;
+	}
+	for (int k = 0; k < 2; k++)
+		r[k] = (struct html_run){ .f = side[k].f, .from = side[k].from, .to = side[k].to,
+					  .align = side[k].align, .name = side[k].path };
+	if ((st = html_compare_write(hf, &r[0], &r[1])) != 0) {
+		cmd_say("%s: %s", out, st == -ENOMEM ? "out of memory" :
+			strerror(errno ? errno : EIO));
+		status = 1;
+	}
+	for (int k = 0; k < 2; k++)
+		if (r[k].lost > 0)
+			cmd_say("%s: %zu samples could not be read", side[k].path, r[k].lost);
+	if (hf != stdout ? fclose(hf) != 0 : fflush(hf) != 0) {
+		if (!status)
+			cmd_say("%s: cannot write: %s", out, strerror(errno));
+		status = 1;
+	}
+	return status;
+}
+
 static int
 cmd_compare_exec(int argc, char **argv)
 {
@@ -106,11 +146,12 @@ cmd_compare_exec(int argc, char **argv)
 		{ "since", required_argument, NULL, 's' },
 		{ "until", required_argument, NULL, 'u' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "html", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_compare_side side[2];
-	const char *since = NULL, *until = NULL, *align = NULL;
+	const char *since = NULL, *until = NULL, *align = NULL, *html = NULL;
 	bool as_json = false;
 	char why[600];
 	int c, status = 1;
@@ -130,6 +171,9 @@ cmd_compare_exec(int argc, char **argv)
 			break;
 		case 'j':
 			as_json = true;
+			break;
+		case 'H':
+			html = optarg;
 			break;
 		case 'h':
 			return cmd_opt_usage(&cmd_compare_entry, true);
@@ -161,6 +205,10 @@ cmd_compare_exec(int argc, char **argv)
 	}
 	if (align)
 		cmd_compare_cut(side);
+	if (html) {
+		status = cmd_compare_html(side, html);
+		goto out;
+	}
 	for (int k = 0; k < 2; k++)
 		if (!(side[k].run = compare_run_new(side[k].f, side[k].path, side[k].from,
 						    side[k].to))) {
