@@ -329,6 +329,8 @@ codec_dec_probes(struct dec *d, struct rbuf *r)
 	if (delta && (pp == NULL || pp->state == PROBES_NONE))
 		return codec_fail(d->err, "probes: a delta without the "
 		    "previous sample's");
+	/* What this field fills; the tick's tasks are cleared by counts. */
+	memset(p, 0, offsetof(struct probes, n_tasks));
 	if (delta)	/* the cumulative figures to add to */
 		for (i = 0; i < N_SPANS; i++)
 			memcpy(cum_at(p, i), cum_at_c(pp, i),
