@@ -36,12 +36,16 @@ blocked_tasks(struct tasks *t, long i, double mono0)
 		{ "kernel_clone", "__do_sys_vfork", "do_syscall_64", "entry_SYSCALL_64" },
 	};
 
+	static struct stack st;
+
 	t->n_blocked = BLOCKED_TASKS;
-	t->n_stacks = 3;
+	tasks_stacks_clear(t);
 	for (int k = 0; k < 3; k++) {
-		t->stacks[k].n = 4;
+		memset(&st, 0, sizeof(st));
+		st.n = 4;
 		for (int f = 0; f < 4; f++)
-			snprintf(t->stacks[k].f[f].func, STACK_FUNC_LEN, "%s", frames[k][f]);
+			snprintf(st.f[f].func, STACK_FUNC_LEN, "%s", frames[k][f]);
+		tasks_stack_add(t, &st);
 	}
 	for (int k = 0; k < BLOCKED_TASKS && k < TASKS_MAX_BLOCKED; k++) {
 		struct blocked_task *b = &t->b[k];

@@ -467,7 +467,7 @@ sample_clear(struct sample *s)
 	t->total = 0;
 	t->n_blocked = 0;
 	t->truncated = false;
-	t->n_stacks = 0;
+	tasks_stacks_clear(t);
 	t->stack_err = 0;
 	t->note[0] = '\0';
 }
