@@ -257,6 +257,9 @@ codec_get_u(struct rbuf *r)
 	unsigned shift = 0;
 	uint8_t b;
 
+	/* Most numbers of a delta are one byte: no loop for them. */
+	if (!r->bad && r->off < r->len && r->p[r->off] < 0x80)
+		return r->p[r->off++];
 	for (;;) {
 		if (r->bad || r->off >= r->len) {
 			r->bad = true;
