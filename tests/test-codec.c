@@ -312,7 +312,8 @@ tasks_equal(const struct tasks *a, const struct tasks *b, char *why, size_t size
 	    a->stack_err != b->stack_err || strcmp(a->note, b->note) != 0)
 		return diff(why, size, "tasks: totals, counts or note");
 	for (int i = 0; i < a->n_stacks; i++) {
-		const struct stack *x = &a->stacks[i], *y = &b->stacks[i];
+		static struct stack sx, sy;
+		const struct stack *x = tasks_stack(a, i, &sx), *y = tasks_stack(b, i, &sy);
 
 		if (x->n != y->n)
 			return diff(why, size, "stack %d: %d frames vs %d", i, x->n, y->n);
@@ -563,6 +564,7 @@ made_up(struct sample *s)
 	static const char *const f2[] = { "folio_wait_bit_common.constprop.0",
 					  "0xffffffffc085d868", "filemap_fault" };
 	static const char *const m2[] = { "", "", "" };
+	static struct stack st;
 	struct sensors *se = &s->sensors;
 	struct tasks *t = &s->tasks;
 
@@ -602,9 +604,11 @@ made_up(struct sample *s)
 	t->truncated = false;
 	t->stack_err = 0;
 	snprintf(t->note, sizeof(t->note), "descriptor cap 1024 in force");
-	t->n_stacks = 2;
-	frame(&t->stacks[0], 7, f1, m1);
-	frame(&t->stacks[1], 3, f2, m2);
+	tasks_stacks_clear(t);
+	frame(&st, 7, f1, m1);
+	tasks_stack_add(t, &st);
+	frame(&st, 3, f2, m2);
+	tasks_stack_add(t, &st);
 	t->n_blocked = 3;
 	blocked(&t->b[0], 4321, "postgres", "jbd2_log_wait_commit", s->mono - 12.345678, 0,
 		"postgres: checkpointer");
@@ -620,10 +624,13 @@ static void
 made_up_next(struct sample *s)
 {
 	struct tasks *t = &s->tasks;
-	struct stack st0 = t->stacks[0];
+	static struct stack st0, st1;
 
-	t->stacks[0] = t->stacks[1];
-	t->stacks[1] = st0;
+	tasks_stack(t, 0, &st0);
+	tasks_stack(t, 1, &st1);
+	tasks_stacks_clear(t);
+	tasks_stack_add(t, &st1);
+	tasks_stack_add(t, &st0);
 	t->by_state['S'] = 800;
 	t->by_state['Z'] = 0;
 	t->by_state['T'] = 2;

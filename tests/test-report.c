@@ -64,6 +64,16 @@ stack_set(struct stack *st, const char *const *funcs, const char *module0)
 	snprintf(st->f[0].module, sizeof(st->f[0].module), "%s", module0);
 }
 
+/* Stack n_stacks of t, packed as model/tasks.h keeps them. */
+static void
+stack_put(struct tasks *t, const char *const *funcs, const char *module0)
+{
+	static struct stack st;
+
+	stack_set(&st, funcs, module0);
+	tasks_stack_add(t, &st);
+}
+
 static void
 task(struct tasks *t, int tid, const char *comm, const char *wchan, double since, bool before,
      int stack)
@@ -131,9 +141,9 @@ make(struct sample *s, int k)
 	 * whose stack is read one tick late. */
 	s->status[SRC_TASKS].err = 0;
 	t->total = 100;
-	t->n_stacks = 2;
-	stack_set(&t->stacks[0], journal, "jbd2");
-	stack_set(&t->stacks[1], vfork, "");
+	tasks_stacks_clear(t);
+	stack_put(t, journal, "jbd2");
+	stack_put(t, vfork, "");
 	/* As root (no stack_err): the kworker woke before its stack was read. */
 	if (k == 0) {
 		task(t, 301, "kworker/0:1", "virtballoon_free_page_report", 990, true, -1);
@@ -354,11 +364,11 @@ check_many_ways(const struct reasons *rs)
 		t->total = 100;
 		if (k == 0)
 			continue;
-		stack_set(&t->stacks[0], commit, "jbd2");
-		stack_set(&t->stacks[1], fsync, "jbd2");
+		tasks_stacks_clear(t);
+		stack_put(t, commit, "jbd2");
+		stack_put(t, fsync, "jbd2");
 		for (int i = 0; i < 4; i++)
-			stack_set(&t->stacks[2 + i], other[i], "");
-		t->n_stacks = 6;
+			stack_put(t, other[i], "");
 		task(t, 300, "jbd2/vda1-8", "kjournald2", 1000.5, false, 0);
 		task(t, 400, "fsync-test", "jbd2_log_wait_commit", 1000.5, false, 1);
 		task(t, 401, "fsync-test", "jbd2_log_wait_commit", 1000.5, false, 1);

@@ -51,6 +51,9 @@ extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
 
+/* model/tasks.h keeps stacks packed: unpacked here to look at. */
+static struct stack sc_;
+
 static _Thread_local volatile bool counting;
 static volatile unsigned long n_allocs;
 
@@ -355,8 +358,8 @@ check_fake(void)
 		    out.n_stacks == 1, "fake: the same stack, shared: the "
 		    "first scan waited %.1f ms for the worker", t * 1000);
 		if (b->stack >= 0)
-			tap_ok(out.stacks[b->stack].n == 4 &&
-			    strcmp(out.stacks[b->stack].f[0].func,
+			tap_ok(tasks_stack(&out, b->stack, &sc_)->n == 4 &&
+			    strcmp(tasks_stack(&out, b->stack, &sc_)->f[0].func,
 			    "jbd2_log_wait_commit") == 0,
 			    "fake: stack frames read");
 		tap_ok(b->cmdline[0] == '\0' && b->user[0] == '\0',
@@ -374,12 +377,12 @@ check_fake(void)
 	for (t = now(); now() - t < 2; nap(0.005)) {
 		taskscan_read(ts, 105, &out);
 		if ((b2 = find_blocked(200)) != NULL && b2->stack >= 0 &&
-		    strcmp(out.stacks[b2->stack].f[0].func,
+		    strcmp(tasks_stack(&out, b2->stack, &sc_)->f[0].func,
 		    "folio_wait_bit_common") == 0)
 			break;
 	}
 	tap_ok(b2 != NULL && b2->stack >= 0 && out.n_stacks == 2 &&
-	    out.stacks[b2->stack].n == 2, "fake: a stack that changed is "
+	    tasks_stack(&out, b2->stack, &sc_)->n == 2, "fake: a stack that changed is "
 	    "shown within %.0f ms", (now() - t) * 1000);
 
 	/* "0" is no wchan (running for an instant, or hidden): no change. */
@@ -992,9 +995,9 @@ check_vfork(void)
 			tap_ok(b->wchan[0] == '\0' || strchr(b->wchan, ' ') == NULL,
 			    "vfork: wchan \"%s\" is a symbol or none", b->wchan);
 			if (b->stack >= 0)
-				tap_ok(stack_has_vfork(&out.stacks[b->stack]),
+				tap_ok(stack_has_vfork(tasks_stack(&out, b->stack, &sc_)),
 				    "vfork: stack has a vfork frame (%s ...)",
-				    out.stacks[b->stack].f[0].func);
+				    tasks_stack(&out, b->stack, &sc_)->f[0].func);
 			else
 				tap_ok(1, "vfork: stack # SKIP not readable: %s",
 				    strerror(out.stack_err));

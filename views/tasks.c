@@ -194,8 +194,11 @@ draw_detail(const struct view_ctx *ctx, struct tasks_state *st, int y)
 			  task_stack_missing_text(b->stack_why));
 		return;
 	}
-	for (int f = 0; f < t->stacks[b->stack].n && y < end; f++) {
-		const struct stack_frame *fr = &t->stacks[b->stack].f[f];
+	static struct stack sc;
+	const struct stack *ks = tasks_stack(t, b->stack, &sc);
+
+	for (int f = 0; ks != NULL && f < ks->n && y < end; f++) {
+		const struct stack_frame *fr = &ks->f[f];
 
 		draw_text(y++, ctx->x + 1, ctx->cols - 1, ST_NORMAL, "%s%s%s%s", fr->func,
 			  fr->module[0] ? " [" : "", fr->module, fr->module[0] ? "]" : "");

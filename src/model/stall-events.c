@@ -25,11 +25,11 @@ stall_new_blocked(const struct sample *prev, const struct sample *cur, int *task
 	if (!sample_has(prev, SRC_TASKS) || !sample_has(cur, SRC_TASKS))
 		return 0;
 	for (int j = 0; j < pt->n_blocked; j++)
-		psig[j] = pt->b[j].stack >= 0 ? stack_signature(&pt->stacks[pt->b[j].stack]) : 0;
+		psig[j] = pt->b[j].stack >= 0 ? tasks_stack_signature(pt, pt->b[j].stack) : 0;
 	for (int i = 0; i < ct->n_blocked; i++) {
 		bool seen = false;
 
-		csig[i] = ct->b[i].stack >= 0 ? stack_signature(&ct->stacks[ct->b[i].stack]) : 0;
+		csig[i] = ct->b[i].stack >= 0 ? tasks_stack_signature(ct, ct->b[i].stack) : 0;
 		for (int j = 0; j < pt->n_blocked && !seen; j++)
 			seen = same_way(pt, j, psig[j], ct, i, csig[i]);
 		/* A new way already named by an earlier task of cur. */

@@ -62,8 +62,9 @@ task_groups_build(const struct tasks *t, const struct reasons *rs, double now,
 	out->n_tasks = t->n_blocked;
 	for (int i = 0; i < t->n_blocked; i++) {
 		const struct blocked_task *b = &t->b[i];
-		const struct stack *st = b->stack >= 0 ? &t->stacks[b->stack] : NULL;
-		unsigned long sig = st ? stack_signature(st) : hash_str(b->wchan) ^ 0x5bd1e995u;
+		bool has = b->stack >= 0 && b->stack < t->n_stacks;
+		unsigned long sig = has ? tasks_stack_signature(t, b->stack) :
+			hash_str(b->wchan) ^ 0x5bd1e995u;
 		double d = task_blocked_for(t, i, now);
 		struct task_group *g = NULL;
 		int k;
@@ -76,6 +77,8 @@ task_groups_build(const struct tasks *t, const struct reasons *rs, double now,
 		if (!g) {
 			struct reason_match m;
 			static const struct stack empty;
+			static struct stack sc;
+			const struct stack *st = has ? tasks_stack(t, b->stack, &sc) : NULL;
 
 			g = &out->g[out->n++];
 			memset(g, 0, sizeof(*g));

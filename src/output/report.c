@@ -315,12 +315,13 @@ add_tasks(struct report *rep, const struct sample *s)
 	const struct tasks *t = &s->tasks;
 	unsigned long sigs[TASKS_MAX_STACKS];
 	int moved[MAX_SPELLS], kept = 0;
+	static struct stack sc;	/* 7.5 KB: off the stack */
 
 	if (!sample_has(s, SRC_TASKS))
 		return;
 	rep->gen++;
 	for (int k = 0; k < t->n_stacks && k < TASKS_MAX_STACKS; k++)
-		sigs[k] = stack_signature(&t->stacks[k]);
+		sigs[k] = tasks_stack_signature(t, k);
 	for (int i = 0; i < t->n_blocked; i++) {
 		const struct blocked_task *b = &t->b[i];
 		bool has_stack = b->stack >= 0 && b->stack < t->n_stacks;
@@ -362,7 +363,7 @@ add_tasks(struct report *rep, const struct sample *s)
 		sp->comm[sizeof(sp->comm) - 1] = '\0';
 		/* A stack read later (the worker is behind) moves it to its stack's group. */
 		if (sp->group < 0 || (has_stack && !rep->groups[sp->group].by_stack))
-			sp->group = find_group(rep, has_stack ? &t->stacks[b->stack] : NULL,
+			sp->group = find_group(rep, has_stack ? tasks_stack(t, b->stack, &sc) : NULL,
 					       has_stack ? sigs[b->stack] : 0, b->wchan);
 		if (!has_stack && (unsigned)b->stack_why < 32)
 			rep->groups[sp->group].why_seen |= 1u << b->stack_why;

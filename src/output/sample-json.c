@@ -179,6 +179,8 @@ static void
 json_tasks(struct json *j, const struct tasks *t, const struct task_groups *groups, double now)
 {
 	char letter[2] = "";
+	struct stack sc;
+	const struct stack *st;
 
 	json_object_begin(j, "tasks");
 	json_u64(j, "threads", t->total);
@@ -208,9 +210,9 @@ json_tasks(struct json *j, const struct tasks *t, const struct task_groups *grou
 		json_str(j, "state", letter);
 		json_str(j, "wchan", b->wchan);
 		json_array_begin(j, "stack");
-		if (b->stack >= 0)
-			for (int f = 0; f < t->stacks[b->stack].n; f++)
-				json_str(j, NULL, t->stacks[b->stack].f[f].func);
+		st = tasks_stack(t, b->stack, &sc);
+		for (int f = 0; st != NULL && f < st->n; f++)
+			json_str(j, NULL, st->f[f].func);
 		json_array_end(j);
 		if (b->stack < 0)
 			json_str(j, "stack_missing", task_stack_missing_text(b->stack_why));

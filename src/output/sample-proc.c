@@ -140,6 +140,7 @@ print_tasks(FILE *f, const struct tasks *t, double now)
 	char ec[TEXT_ESCAPED_SIZE(sizeof(t->b[0].comm))], ew[TEXT_ESCAPED_SIZE(sizeof(t->b[0].wchan))];
 	char el[TEXT_ESCAPED_SIZE(sizeof(t->b[0].cmdline))];
 	char efn[TEXT_ESCAPED_SIZE(STACK_FUNC_LEN)], em[TEXT_ESCAPED_SIZE(STACK_MODULE_LEN)];
+	struct stack sc;
 
 	if (t->n_blocked == 0)
 		fprintf(f, "(no task in uninterruptible sleep; %u threads)\n", t->total);
@@ -157,8 +158,10 @@ print_tasks(FILE *f, const struct tasks *t, double now)
 			continue;
 		}
 		/* The kernel's offsets are not kept: a symbol alone is what matters. */
-		for (int k = 0; k < t->stacks[b->stack].n; k++) {
-			const struct stack_frame *fr = &t->stacks[b->stack].f[k];
+		const struct stack *st = tasks_stack(t, b->stack, &sc);
+
+		for (int k = 0; st != NULL && k < st->n; k++) {
+			const struct stack_frame *fr = &st->f[k];
 
 			fprintf(f, "[<0>] %s%s%s%s\n", ESC(efn, fr->func), fr->module[0] ? " [" : "",
 				ESC(em, fr->module), fr->module[0] ? "]" : "");

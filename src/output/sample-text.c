@@ -240,16 +240,17 @@ text_stack_top(const struct tasks *t, int stack, char *dst, size_t size)
 {
 	char ef[TEXT_ESCAPED_SIZE(STACK_FUNC_LEN)], em[TEXT_ESCAPED_SIZE(STACK_MODULE_LEN)];
 	const struct stack_frame *fr;
+	struct stack sc;
 
 	if (stack < 0 || stack >= t->n_stacks) {
 		snprintf(dst, size, "%s", t->stack_err ? "not readable (needs root)" : "not read");
 		return;
 	}
-	if (t->stacks[stack].n == 0) {
+	if (tasks_stack(t, stack, &sc)->n == 0) {
 		snprintf(dst, size, "empty");
 		return;
 	}
-	fr = &t->stacks[stack].f[0];
+	fr = &sc.f[0];
 	snprintf(dst, size, "%s%s%s%s", ESC(ef, fr->func), fr->module[0] ? " [" : "",
 		 ESC(em, fr->module), fr->module[0] ? "]" : "");
 }

@@ -309,3 +309,40 @@ stack_equal(const struct stack *a, const struct stack *b)
 			return false;
 	return true;
 }
+
+/* As stack_signature() hashes a frame's func: to its first '.', or "0x". */
+unsigned long
+stack_packed_signature(const char *src, size_t len)
+{
+	uint64_t h = 14695981039346656037ULL;
+	size_t i = 0, end, n, k;
+	int frames = 0;
+
+	while (i < len && frames++ < STACK_MAX_FRAMES) {
+		for (end = i; end < len && src[end] != '\n'; end++)
+			;
+		for (n = i; n < end && src[n] != '\t' && src[n] != '.'; n++)
+			;
+		if (end - i >= 2 && src[i] == '0' && src[i + 1] == 'x')
+			n = i + 2;
+		for (k = i; k < n && k - i < STACK_FUNC_LEN - 1; k++) {
+			h ^= (unsigned char)src[k];
+			h *= 1099511628211ULL;
+		}
+		h ^= 0xff;
+		h *= 1099511628211ULL;
+		i = end + 1;
+	}
+	return (unsigned long)h;
+}
+
+int
+stack_packed_frames(const char *src, size_t len)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < len && n < STACK_MAX_FRAMES; i++)
+		if (src[i] == '\n' || i + 1 == len)
+			n++;
+	return n;
+}

@@ -41,6 +41,11 @@ int stack_parse(const char *buf, size_t len, struct stack *out, struct parse_err
 size_t stack_pack(const struct stack *st, char *dst, size_t size);
 /* Back from stack_pack()'s bytes. */
 void stack_unpack(const char *src, size_t len, struct stack *st);
+/* The most stack_pack() writes: every frame with both names full. */
+#define STACK_PACKED_MAX	(STACK_MAX_FRAMES * (STACK_FUNC_LEN + STACK_MODULE_LEN))
+/* stack_signature() and the frame count of packed bytes, unpacking none. */
+unsigned long stack_packed_signature(const char *src, size_t len);
+int stack_packed_frames(const char *src, size_t len);
 
 /* The same frames, function and module, in the same order. */
 bool stack_equal(const struct stack *a, const struct stack *b);

@@ -9,6 +9,7 @@
  */
 #include "ptrec/codec-int.h"
 
+#include <stddef.h>
 #include <string.h>
 
 void
@@ -71,6 +72,7 @@ codec_dec_delays(struct dec *d, struct rbuf *r)
 
 	if (!codec_get_max(r, DELAYS_UNAVAILABLE, &state) || state == DELAYS_NONE)
 		return codec_fail(d->err, "delays: no state, or one out of range");
+	memset(dl, 0, offsetof(struct delays, top));
 	dl->state = (enum delays_state)state;
 	if (!codec_get_str(r, dl->why, sizeof(dl->why)) ||
 	    !codec_get_u32(r, &dl->version) || !codec_get_u32(r, &dl->kinds) ||

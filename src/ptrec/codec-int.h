@@ -89,6 +89,9 @@ struct dec {
 	unsigned chunks;		/* bit per enum source: chunk seen */
 	bool sensors;			/* SENSORS seen */
 	bool blocked_why;		/* BLOCKED_WHY seen */
+	/* Bit i: blocked task i's stack was not kept (its bytes did not
+	 * fit, model/tasks.h); BLOCKED_WHY leaves it so. */
+	uint64_t stack_lost[TASKS_MAX_BLOCKED / 64];
 	bool probes;			/* PROBES seen */
 	bool kmsg_more;			/* KMSG_MORE seen */
 	bool delays;			/* DELAYS seen */
@@ -157,6 +160,7 @@ bool codec_milli(double v, int64_t *out);
 void codec_put_u(struct wbuf *w, uint64_t v);
 void codec_put_s(struct wbuf *w, int64_t v);
 void codec_put_d(struct wbuf *w, bool delta, int64_t v, int64_t base);
+void codec_put_bytes(struct wbuf *w, const void *src, size_t n);
 void codec_put_str(struct wbuf *w, const char *s, size_t size);
 void codec_put_name(struct wbuf *w, struct names_pos *np, const char *s,
     size_t size);

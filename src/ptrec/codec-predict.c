@@ -208,15 +208,79 @@ predict_resolve(struct predict *p, const struct rule *t, int n,
 	}
 }
 
+/*
+ * The rules resolved for the names they were resolved for, per thread: a
+ * day's deltas all carry their keyframe's names, and resolving them anew
+ * (a 2 KB table and a hundred lookups) was a quarter of decoding. The
+ * names are kept whole, bytes after the NUL too: a delta copies them so
+ * from the sample before, and a fixed-size compare is a few instructions.
+ * Names alike but for those bytes only cost a resolve.
+ */
+struct names_kept {
+	int n;			/* -1: none kept */
+	char name[MAX_VMSTAT][VMSTAT_NAME_LEN];
+};
+
+_Static_assert(MEMINFO_NAME_LEN <= VMSTAT_NAME_LEN && MAX_MEMINFO <= MAX_VMSTAT,
+    "a kept list holds meminfo's names too");
+
+static bool
+names_same(const struct names_kept *k, const char *base, size_t stride,
+	   size_t len, int n)
+{
+	int i;
+
+	if (k->n != n)
+		return false;
+	if (len == VMSTAT_NAME_LEN) {
+		for (i = 0; i < n; i++)
+			if (memcmp(k->name[i], base + (size_t)i * stride, VMSTAT_NAME_LEN) != 0)
+				return false;
+	} else {
+		for (i = 0; i < n; i++)
+			if (memcmp(k->name[i], base + (size_t)i * stride, MEMINFO_NAME_LEN) != 0)
+				return false;
+	}
+	return true;
+}
+
+static void
+names_keep(struct names_kept *k, const char *base, size_t stride, size_t len,
+	   int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		memcpy(k->name[i], base + (size_t)i * stride, len);
+	k->n = n;
+}
+
+static _Thread_local struct {
+	struct names_kept vn;		/* predict_vmstat's */
+	bool zones;
+	struct predict vp;
+	struct names_kept mn, mvn;	/* predict_meminfo's: meminfo, vmstat */
+	bool with_v;
+	struct predict mp;
+} kept = { .vn.n = -1, .mn.n = -1, .mvn.n = -1 };
+
 void
 predict_vmstat(struct predict *p, const struct vmstat *v,
 	       const struct predict_src *src)
 {
 	struct names vn;
 
+	if (kept.zones == (src->z != NULL) &&
+	    names_same(&kept.vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n)) {
+		*p = kept.vp;
+		return;
+	}
 	names_init(&vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n);
 	predict_resolve(p, vm_rules, (int)(sizeof(vm_rules) / sizeof(vm_rules[0])),
 			&vn, &vn, NULL, src->z != NULL);
+	names_keep(&kept.vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n);
+	kept.zones = src->z != NULL;
+	kept.vp = *p;
 }
 
 void
@@ -226,11 +290,25 @@ predict_meminfo(struct predict *p, const struct meminfo *m,
 	const struct vmstat *v = src->v;
 	struct names mn, vn;
 
+	if (kept.with_v == (v != NULL) &&
+	    names_same(&kept.mn, m->e[0].name, sizeof(m->e[0]), MEMINFO_NAME_LEN, m->n) &&
+	    (v == NULL || names_same(&kept.mvn, v->e[0].name, sizeof(v->e[0]),
+				     VMSTAT_NAME_LEN, v->n))) {
+		*p = kept.mp;
+		return;
+	}
 	names_init(&mn, m->e[0].name, sizeof(m->e[0]), MEMINFO_NAME_LEN, m->n);
 	if (v != NULL)
 		names_init(&vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n);
 	predict_resolve(p, mem_rules, (int)(sizeof(mem_rules) / sizeof(mem_rules[0])),
 			&mn, v != NULL ? &vn : NULL, &mn, false);
+	names_keep(&kept.mn, m->e[0].name, sizeof(m->e[0]), MEMINFO_NAME_LEN, m->n);
+	if (v != NULL)
+		names_keep(&kept.mvn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n);
+	else
+		kept.mvn.n = -1;
+	kept.with_v = v != NULL;
+	kept.mp = *p;
 }
 
 /* The change of the free pages of all zones zoneinfo lists. */

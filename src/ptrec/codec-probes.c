@@ -329,6 +329,9 @@ codec_dec_probes(struct dec *d, struct rbuf *r)
 	if (delta && (pp == NULL || pp->state == PROBES_NONE))
 		return codec_fail(d->err, "probes: a delta without the "
 		    "previous sample's");
+	/* All of it, past the tick's counts too: only samples with probes
+	 * pay for it (30 KB), and the struct reads the same byte for byte. */
+	memset(p, 0, sizeof(*p));
 	if (delta)	/* the cumulative figures to add to */
 		for (i = 0; i < N_SPANS; i++)
 			memcpy(cum_at(p, i), cum_at_c(pp, i),

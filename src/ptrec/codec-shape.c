@@ -58,8 +58,8 @@ codec_sample_sane(const struct sample *s)
 		    t->n_stacks < 0 || t->n_stacks > TASKS_MAX_STACKS)
 			return false;
 		for (i = 0; i < t->n_stacks; i++)
-			if (t->stacks[i].n < 0 ||
-			    t->stacks[i].n > STACK_MAX_FRAMES)
+			if (t->stack_at[i + 1] < t->stack_at[i] ||
+			    t->stack_at[i + 1] > TASKS_STACK_BYTES)
 				return false;
 		for (i = 0; i < t->n_blocked; i++)
 			if (t->b[i].stack < -1 || t->b[i].stack >= t->n_stacks)

@@ -16,16 +16,39 @@
 
 /* Where in prev's list an equal entry is: its index + 1, or 0. */
 static int
-stack_ref(const struct stack *st, int i, const struct tasks *pt)
+stack_ref(const struct tasks *t, int i, const struct tasks *pt)
 {
-	int k;
+	unsigned long sig = tasks_stack_signature(t, i);
+	const char *st, *p;
+	size_t len, plen;
 
-	if (i < pt->n_stacks && stack_equal(st, &pt->stacks[i]))
+	st = tasks_stack_packed(t, i, &len);
+	p = tasks_stack_packed(pt, i, &plen);
+	if (p != NULL && tasks_stack_signature(pt, i) == sig && plen == len &&
+	    memcmp(p, st, len) == 0)
 		return i + 1;
-	for (k = 0; k < pt->n_stacks; k++)
-		if (stack_equal(st, &pt->stacks[k]))
-			return k + 1;
-	return 0;
+	return tasks_stack_find(pt, st, len, sig) + 1;
+}
+
+/* A packed stack's frames as the recording has them: func, module. */
+static void
+enc_stack(struct wbuf *w, const char *p, size_t len)
+{
+	size_t i = 0, end, tab;
+
+	codec_put_u(w, (uint64_t)stack_packed_frames(p, len));
+	for (int k = 0; i < len && k < STACK_MAX_FRAMES; k++) {
+		for (end = i; end < len && p[end] != '\n'; end++)
+			;
+		for (tab = i; tab < end && p[tab] != '\t'; tab++)
+			;
+		codec_put_u(w, tab - i);
+		codec_put_bytes(w, p + i, tab - i);
+		codec_put_u(w, tab < end ? end - tab - 1 : 0);
+		if (tab < end)
+			codec_put_bytes(w, p + tab + 1, end - tab - 1);
+		i = end + 1;
+	}
 }
 
 static int
@@ -46,10 +69,11 @@ codec_enc_tasks(struct wbuf *w, const struct tasks *t, const struct tasks *pt,
     double mono, bool diffs)
 {
 	const struct blocked_task *b;
-	const struct stack *st;
+	const char *st;
+	size_t len;
 	bool delta = pt != NULL;
 	struct nums nw;
-	int i, k, ref;
+	int i, ref;
 	uint64_t n = 0;
 
 	if (!diffs) {
@@ -76,16 +100,12 @@ codec_enc_tasks(struct wbuf *w, const struct tasks *t, const struct tasks *pt,
 
 	codec_put_u(w, (uint64_t)t->n_stacks);
 	for (i = 0; i < t->n_stacks; i++) {
-		st = &t->stacks[i];
-		ref = delta ? stack_ref(st, i, pt) : 0;
+		ref = delta ? stack_ref(t, i, pt) : 0;
 		codec_put_u(w, (uint64_t)ref);
 		if (ref != 0)
 			continue;
-		codec_put_u(w, (uint64_t)st->n);
-		for (k = 0; k < st->n; k++) {
-			codec_put_str(w, st->f[k].func, STACK_FUNC_LEN);
-			codec_put_str(w, st->f[k].module, STACK_MODULE_LEN);
-		}
+		st = tasks_stack_packed(t, i, &len);
+		enc_stack(w, st, len);
 	}
 
 	codec_put_u(w, (uint64_t)t->n_blocked);
@@ -113,33 +133,58 @@ dec_stacks(struct dec *d, struct rbuf *r, bool delta)
 {
 	struct tasks *t = &d->s->tasks;
 	const struct tasks *pt = delta ? &d->prev->tasks : NULL;
-	struct stack *st;
+	char packed[STACK_PACKED_MAX], func[STACK_FUNC_LEN];
+	char module[STACK_MODULE_LEN];
+	const char *p;
+	size_t len, lf, lm;
 	uint64_t ref;
-	int i, k;
+	int i, k, n, frames;
+	bool lost;
 
-	if (!codec_get_int(r, TASKS_MAX_STACKS, &t->n_stacks))
+	if (!codec_get_int(r, TASKS_MAX_STACKS, &n))
 		return codec_fail(d->err, "tasks: more than %d stacks",
 		    TASKS_MAX_STACKS);
-	for (i = 0; i < t->n_stacks; i++) {
-		st = &t->stacks[i];
+	tasks_stacks_clear(t);
+	for (i = 0; i < n; i++) {
 		if (!codec_get_max(r, pt != NULL ? (uint64_t)pt->n_stacks : 0,
 		    &ref))
 			return codec_fail(d->err,
 			    "tasks: stack %d: bad reference", i);
 		if (ref != 0) {
-			*st = pt->stacks[ref - 1];
+			p = tasks_stack_packed(pt, (int)ref - 1, &len);
+			lost = (pt->stacks_lost >> (ref - 1)) & 1;
+			if (lost || tasks_stack_add_packed(t, p, len,
+			    tasks_stack_signature(pt, (int)ref - 1)) < 0)
+				goto lost;
 			continue;
 		}
-		memset(st, 0, sizeof(*st));
-		if (!codec_get_int(r, STACK_MAX_FRAMES, &st->n))
+		/* Packed as read: "func\tmodule\n" a frame. */
+		if (!codec_get_int(r, STACK_MAX_FRAMES, &frames))
 			return codec_fail(d->err, "tasks: stack %d: more "
 			    "than %d frames", i, STACK_MAX_FRAMES);
-		for (k = 0; k < st->n; k++)
-			if (!codec_get_str(r, st->f[k].func, STACK_FUNC_LEN) ||
-			    !codec_get_str(r, st->f[k].module,
-			    STACK_MODULE_LEN))
+		for (len = 0, k = 0; k < frames; k++) {
+			if (!codec_get_str(r, func, sizeof(func)) ||
+			    !codec_get_str(r, module, sizeof(module)))
 				return codec_fail(d->err,
 				    "tasks: stack %d frame %d: bad name", i, k);
+			lf = strlen(func);
+			lm = strlen(module);
+			memcpy(packed + len, func, lf);
+			len += lf;
+			if (lm > 0) {
+				packed[len++] = '\t';
+				memcpy(packed + len, module, lm);
+				len += lm;
+			}
+			packed[len++] = '\n';
+		}
+		if (tasks_stack_add_packed(t, packed, len,
+		    stack_packed_signature(packed, len)) >= 0)
+			continue;
+lost:
+		/* Its bytes do not fit: an empty stack no task refers to. */
+		(void)tasks_stack_add_packed(t, packed, 0, 0);
+		t->stacks_lost |= 1ull << i;
 	}
 	return 0;
 }
@@ -192,7 +237,11 @@ dec_blocked(struct dec *d, struct rbuf *r, bool delta)
 			    "tasks: blocked task %d: bad stack", i);
 		b->stack = (int)stack;
 		/* What a recording without BLOCKED_WHY says. */
-		if (b->stack >= 0)
+		if (b->stack >= 0 && ((t->stacks_lost >> b->stack) & 1)) {
+			b->stack = -1;
+			b->stack_why = STACK_NOT_KEPT;
+			d->stack_lost[i / 64] |= 1ull << (i % 64);
+		} else if (b->stack >= 0)
 			b->stack_why = STACK_HAVE;
 		else if (t->stack_err == EACCES || t->stack_err == EPERM)
 			b->stack_why = STACK_DENIED;
@@ -297,6 +346,10 @@ codec_dec_blocked_why(struct dec *d, struct rbuf *r)
 			why = STACK_UNSAID;
 		if (from >= SINCE_COUNT)
 			from = SINCE_SEEN;
+		if ((d->stack_lost[i / 64] >> (i % 64)) & 1) {
+			b->since_from = (enum blocked_since)from;
+			continue;
+		}
 		if ((why == STACK_HAVE) != (b->stack >= 0))
 			return codec_fail(d->err, "blocked task %d: why no "
 			    "stack: %" PRIu64 " with stack %d", i, why,

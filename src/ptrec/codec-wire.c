@@ -178,6 +178,13 @@ codec_num_s(struct nums *nw, int64_t v, int64_t base)
 		codec_put_s(nw->w, v);
 }
 
+/* n bytes as they are, after their length (codec_put_u) by the caller. */
+void
+codec_put_bytes(struct wbuf *w, const void *src, size_t n)
+{
+	put_bytes(w, src, n);
+}
+
 /* A string from an array of size bytes (its last byte is never written). */
 void
 codec_put_str(struct wbuf *w, const char *s, size_t size)
@@ -250,6 +257,9 @@ codec_get_u(struct rbuf *r)
 	unsigned shift = 0;
 	uint8_t b;
 
+	/* Most numbers of a delta are one byte: no loop for them. */
+	if (!r->bad && r->off < r->len && r->p[r->off] < 0x80)
+		return r->p[r->off++];
 	for (;;) {
 		if (r->bad || r->off >= r->len) {
 			r->bad = true;

@@ -52,6 +52,7 @@ codec_dec_buddy(struct dec *d, struct rbuf *r)
 	if (delta) {
 		b->n_orders = pb->n_orders;
 		b->n_zones = pb->n_zones;
+		memset(b->zones, 0, (size_t)b->n_zones * sizeof(b->zones[0]));
 		for (i = 0; i < b->n_zones; i++) {
 			b->zones[i].node = pb->zones[i].node;
 			memcpy(b->zones[i].zone, pb->zones[i].zone, NAME_LEN);
@@ -62,6 +63,7 @@ codec_dec_buddy(struct dec *d, struct rbuf *r)
 			return codec_fail(d->err,
 			    "buddyinfo: more than %d orders or %d zones",
 			    MAX_ORDERS, MAX_ZONES);
+		memset(b->zones, 0, (size_t)b->n_zones * sizeof(b->zones[0]));
 		for (i = 0; i < b->n_zones; i++)
 			if (!codec_get_sint(r, &b->zones[i].node) ||
 			    !codec_get_str(r, b->zones[i].zone, NAME_LEN))
@@ -153,6 +155,7 @@ dec_pti_rows(struct rbuf *r, struct pagetypeinfo_blocks *rows, int *n)
 
 	if (!codec_get_int(r, MAX_ZONES, n))
 		return false;
+	memset(rows, 0, (size_t)*n * sizeof(rows[0]));
 	for (i = 0; i < *n; i++)
 		if (!codec_get_sint(r, &rows[i].node) ||
 		    !codec_get_str(r, rows[i].zone, NAME_LEN))
@@ -166,6 +169,7 @@ dec_pti_copy_rows(struct pagetypeinfo_blocks *rows,
 {
 	int i;
 
+	memset(rows, 0, (size_t)n * sizeof(rows[0]));
 	for (i = 0; i < n; i++) {
 		rows[i].node = prows[i].node;
 		memcpy(rows[i].zone, prows[i].zone, NAME_LEN);
@@ -206,6 +210,7 @@ dec_pti_shape(struct dec *d, struct rbuf *r)
 		return codec_fail(d->err,
 		    "pagetypeinfo: more than %d free rows",
 		    MAX_ZONES * MAX_MTYPES);
+	memset(p->free, 0, (size_t)p->n_free * sizeof(p->free[0]));
 	for (i = 0; i < p->n_free; i++) {
 		if (!codec_get_sint(r, &p->free[i].node) ||
 		    !codec_get_str(r, p->free[i].zone, NAME_LEN) ||
@@ -243,6 +248,7 @@ codec_dec_pti(struct dec *d, struct rbuf *r)
 		p->n_types = pp->n_types;
 		memcpy(p->types, pp->types, sizeof(p->types));
 		p->n_free = pp->n_free;
+		memset(p->free, 0, (size_t)p->n_free * sizeof(p->free[0]));
 		for (i = 0; i < p->n_free; i++) {
 			p->free[i].node = pp->free[i].node;
 			p->free[i].type = pp->free[i].type;
@@ -345,6 +351,7 @@ codec_dec_zi(struct dec *d, struct rbuf *r)
 	pz = delta ? &d->prev->zi : NULL;
 	if (delta) {
 		z->n_zones = pz->n_zones;
+		memset(z->zones, 0, (size_t)z->n_zones * sizeof(z->zones[0]));
 		for (i = 0; i < z->n_zones; i++) {
 			z->zones[i].node = pz->zones[i].node;
 			z->zones[i].has = pz->zones[i].has;
@@ -354,6 +361,7 @@ codec_dec_zi(struct dec *d, struct rbuf *r)
 		if (!codec_get_int(r, MAX_ZONES, &z->n_zones))
 			return codec_fail(d->err,
 			    "zoneinfo: more than %d zones", MAX_ZONES);
+		memset(z->zones, 0, (size_t)z->n_zones * sizeof(z->zones[0]));
 		for (i = 0; i < z->n_zones; i++) {
 			zz = &z->zones[i];
 			if (!codec_get_sint(r, &zz->node) ||

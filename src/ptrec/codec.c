@@ -425,26 +425,51 @@ dec_field(struct dec *d, uint64_t id, struct rbuf *r, unsigned *seen_status)
 }
 
 /*
- * Zero where nothing will be written, but not the two large arrays of the
- * task scan: their entries are cleared as they are filled. tasks must stay
- * the last member of struct sample.
+ * Only the counts, states and small scalars: a sample is 800 KB and a
+ * frame fills a few KB of it. Each family's decoder clears the entries it
+ * fills as it fills them (up to the counts it reads), so what a consumer
+ * may read, by the counts and the status, is written or zero; the bytes
+ * past the counts keep whatever an earlier sample left.
  */
-_Static_assert(offsetof(struct sample, tasks) + sizeof(struct tasks) ==
-    sizeof(struct sample), "tasks is the last member of struct sample");
-
 static void
 sample_clear(struct sample *s)
 {
 	struct tasks *t = &s->tasks;
 
-	memset(s, 0, offsetof(struct sample, tasks));
+	s->wall = s->mono = s->uptime = 0;
+	s->page_size = 0;
+	memset(s->status, 0, sizeof(s->status));
+	s->buddy.n_orders = s->buddy.n_zones = 0;
+	s->pti.pageblock_order = 0;
+	s->pti.pages_per_block = 0;
+	s->pti.n_orders = s->pti.n_types = 0;
+	s->pti.n_free = s->pti.n_blocks = s->pti.n_mixed = 0;
+	s->vm.n = s->vm.skipped = 0;
+	s->mem.n = s->mem.skipped = 0;
+	s->zi.n_zones = 0;
+	memset(s->psi, 0, sizeof(s->psi));
+	s->sensors.n = 0;
+	s->sensors.available = false;
+	s->sensors.why[0] = '\0';
+	s->kmsg.read = false;
+	s->kmsg.err = 0;
+	s->kmsg.lost = s->kmsg.dropped = 0;
+	s->kmsg.n = 0;
+	s->probes.state = PROBES_NONE;
+	s->probes.why[0] = '\0';
+	s->probes.n_tasks = s->probes.n_dstacks = 0;
+	s->delays.state = DELAYS_NONE;
+	s->delays.why[0] = '\0';
+	s->delays.n_top = 0;
+	s->n_capture = 0;
+	s->capture.n_zones = 0;
 	memset(t->by_state, 0, sizeof(t->by_state));
 	t->total = 0;
 	t->n_blocked = 0;
 	t->truncated = false;
-	t->n_stacks = 0;
+	tasks_stacks_clear(t);
 	t->stack_err = 0;
-	memset(t->note, 0, sizeof(t->note));
+	t->note[0] = '\0';
 }
 
 /* One field at r's offset: its id and its payload as a reader of its own. */

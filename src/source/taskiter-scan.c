@@ -212,7 +212,7 @@ taskiter_scan_read(struct taskscan *ts, double mono, struct tasks *out)
 	/* A first scan may be all a caller takes: as taskscan_read. */
 	if (out->n_blocked > 0 && ts->scans == 0 && ts->info != NULL) {
 		taskinfo_wait(ts->info, FIRST_WAIT_MS);
-		out->n_stacks = 0;
+		tasks_stacks_clear(out);
 		out->stack_err = 0;
 		for (int k = 0; k < out->n_blocked; k++)
 			taskscan_stack_get(ts, k, false, mono, out);

@@ -93,7 +93,9 @@ stack_get(struct taskscan *ts, struct blocked_task *b, bool anew,
     struct tasks *out, double *ran_at)
 {
 	struct stack *st;
+	char packed[STACK_PACKED_MAX];
 	unsigned long sig;
+	size_t len;
 	int k, r;
 
 	b->stack = -1;
@@ -107,9 +109,8 @@ stack_get(struct taskscan *ts, struct blocked_task *b, bool anew,
 		b->stack_why = stack_why(-out->stack_err);
 		return;
 	}
-	/* Into the next free slot, or the scratch one when full. */
-	st = out->n_stacks < TASKS_MAX_STACKS ?
-	    &out->stacks[out->n_stacks] : &ts->scratch;
+	/* Read whole, then kept packed (model/tasks.h). */
+	st = &ts->scratch;
 	r = taskinfo_stack(ts->info, b->tgid, b->tid, anew, ts->scans, st,
 	    ran_at);
 	if (r == 0 && st->n == 0)
@@ -124,18 +125,13 @@ stack_get(struct taskscan *ts, struct blocked_task *b, bool anew,
 	}
 	b->stack_why = STACK_HAVE;
 	sig = stack_signature(st);
-	for (k = 0; k < out->n_stacks; k++) {
-		if (ts->sigs[k] == sig && stack_equal(&out->stacks[k], st)) {
-			b->stack = k;
-			return;
-		}
-	}
-	if (out->n_stacks == TASKS_MAX_STACKS) {
+	len = stack_pack(st, packed, sizeof(packed));
+	if ((k = tasks_stack_find(out, packed, len, sig)) < 0 &&
+	    (k = tasks_stack_add_packed(out, packed, len, sig)) < 0) {
 		b->stack_why = STACK_NOT_KEPT;
 		return;
 	}
-	ts->sigs[out->n_stacks] = sig;
-	b->stack = out->n_stacks++;
+	b->stack = k;
 }
 
 /*

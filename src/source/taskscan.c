@@ -409,7 +409,7 @@ taskscan_read(struct taskscan *ts, double mono, struct tasks *out)
 	out->total = 0;
 	out->n_blocked = 0;
 	out->truncated = false;
-	out->n_stacks = 0;
+	tasks_stacks_clear(out);
 	out->stack_err = 0;
 	out->note[0] = '\0';
 	ts->reopened = 0;
@@ -468,7 +468,7 @@ taskscan_read(struct taskscan *ts, double mono, struct tasks *out)
 	 */
 	if (out->n_blocked > 0 && ts->scans == 0 && ts->info != NULL) {
 		taskinfo_wait(ts->info, FIRST_WAIT_MS);
-		out->n_stacks = 0;
+		tasks_stacks_clear(out);
 		out->stack_err = 0;
 		for (i = 0; i < out->n_blocked; i++)
 			taskscan_stack_get(ts, i, false, mono, out);

@@ -49,8 +49,10 @@ check_caps(const struct sample *x)
 		    t->n_stacks > TASKS_MAX_STACKS)
 			fuzz_fail("codec: %d blocked, %d stacks", t->n_blocked, t->n_stacks);
 		for (int i = 0; i < t->n_stacks; i++)
-			if (t->stacks[i].n < 0 || t->stacks[i].n > STACK_MAX_FRAMES)
-				fuzz_fail("codec: stack %d of %d frames", i, t->stacks[i].n);
+			if (tasks_stack_frames(t, i) > STACK_MAX_FRAMES ||
+			    t->stack_at[i + 1] < t->stack_at[i] ||
+			    t->stack_at[i + 1] > TASKS_STACK_BYTES)
+				fuzz_fail("codec: stack %d out of its bytes", i);
 		for (int i = 0; i < t->n_blocked; i++)
 			if (t->b[i].stack < -1 || t->b[i].stack >= t->n_stacks)
 				fuzz_fail("codec: task %d on stack %d", i, t->b[i].stack);

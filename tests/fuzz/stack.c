@@ -54,8 +54,9 @@ check_printed(const struct stack *st)
 	int lines = 0;
 
 	t->n_blocked = 1;
-	t->n_stacks = 1;
-	t->stacks[0] = *st;
+	tasks_stacks_clear(t);
+	if (tasks_stack_add(t, st) != 0)
+		fuzz_fail("stack: %d frames do not fit a sample's stacks", st->n);
 	t->b[0] = (struct blocked_task){ .tid = 1, .tgid = 1, .comm = "fuzz", .state = 'D',
 					 .stack = 0 };
 	text = fuzz_print_proc(&s, SRC_TASKS, &n);
@@ -70,7 +71,10 @@ static void
 run(const uint8_t *data, size_t len)
 {
 	struct parse_error err = { 0, "" };
-	struct stack *st = &s.tasks.stacks[1];
+	static struct stack parsed;
+	struct stack *st = &parsed;
+	char packed[STACK_PACKED_MAX];
+	size_t plen;
 	char *text;
 	size_t n;
 	int r = stack_parse((const char *)data, len, st, &err), r2, k;
@@ -97,6 +101,16 @@ run(const uint8_t *data, size_t len)
 	if ((k = differs(st, &again)) >= 0)
 		fuzz_fail("stack: frame %d differs with a '\\n' after", k);
 	check_printed(st);
+	/* Packed as a sample keeps it: the same frames and signature. */
+	plen = stack_pack(st, packed, sizeof(packed));
+	if (plen == 0 && st->n > 0)
+		fuzz_fail("stack: %d frames do not pack into %zu bytes", st->n, sizeof(packed));
+	if (stack_packed_signature(packed, plen) != stack_signature(st) ||
+	    stack_packed_frames(packed, plen) != st->n)
+		fuzz_fail("stack: packed, another signature or frame count");
+	stack_unpack(packed, plen, &again);
+	if ((k = differs(st, &again)) >= 0)
+		fuzz_fail("stack: packed and back, frame %d differs", k);
 
 	text = render(st, &n);
 	if (stack_parse(text, n, &again, &err) != 0)
