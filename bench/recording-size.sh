@@ -4,8 +4,10 @@
 # RSS (VmHWM) of each recorder at the end of the run. The recorders start
 # together, run until the workload is over (its memory hogs can take longer
 # than asked on a VM that hands memory back to its host) and stop together.
-# Target: pagetop at most 150 bytes a sample, everything included. Then
-# where pagetop's bytes go (bench/recording-split.c).
+# Target: pagetop at most 150 bytes a sample, everything included, and
+# record's peak RSS at most 4 MB. Then where pagetop's bytes go
+# (bench/recording-split.c), and the bytes and memory of other zstd
+# settings on the same samples (bench/zstd-levels.c).
 #   bench/recording-size.sh [SECONDS]     (default 150)
 #   KEEP=FILE bench/recording-size.sh     keeps pagetop's recording
 set -u
@@ -62,3 +64,12 @@ echo
 cc -std=c11 -D_GNU_SOURCE -O2 -Isrc -I. bench/recording-split.c libpagetop.a \
 	$(pkg-config --libs libzstd) -lm -pthread -o "$tmp/split" &&
 	"$tmp/split" "$tmp/p.ptrec"
+# Bytes against memory at other zstd settings, on the same samples: what
+# the writer's level, window and tables were chosen by.
+echo
+cc -std=c11 -D_GNU_SOURCE -O2 -Isrc -I. bench/zstd-levels.c libpagetop.a \
+	$(pkg-config --libs libzstd) -lm -pthread -o "$tmp/levels" &&
+	"$tmp/levels" "$tmp/p.ptrec" 19:21:16 19:18:15 15:18:15 12:18:15 9:18:16 9:18:14 \
+	9:21:15 6:18:15 3:18:15 | tee "$tmp/levels.out"
+awk '/\(today\)/ { printf "size.zstd_mb %s\n", $6 }' "$tmp/levels.out" |
+	while read -r k v; do result "$k" "$v"; done

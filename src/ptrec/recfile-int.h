@@ -72,12 +72,15 @@ enum frame_type {
  * chunk's compressed bytes are fewer than it expands to, and its times
  * fit in the rest. Reading without the index checks no longer one. */
 #define FRAME_CHECK_MAX	(CHUNK_DEC_MAX + (64u << 10))
-/* A recorder compresses a few hundred bytes a second: the strongest level
- * costs some 30 us a sample and saves 7% over level 3. Its match tables
- * are cut to what a 2 MiB window of such data needs (4 MB, not 85). */
-#define ZSTD_LEVEL	19
-#define ZSTD_HASH_LOG	16
-#define ZSTD_WINDOW_LOG	21
+/* A recorder compresses a few hundred bytes a second, a frame (300
+ * samples, to the next keyframe) about 250 KB raw. Chosen by measure
+ * (bench/zstd-levels.c, bench/RESULTS.md): level 9 with tables of 2^15
+ * and a 256 KiB window gives 4% more bytes than level 19 with 2^16 and 2
+ * MiB did, for 0.85 MB less memory touched and a thirtieth of the CPU;
+ * level 3 gives 11% more. */
+#define ZSTD_LEVEL	9
+#define ZSTD_HASH_LOG	15
+#define ZSTD_WINDOW_LOG	18
 #define ZSTD_WINDOW_MAX	23		/* what a reader accepts */
 
 /* The reader. */

@@ -4,6 +4,9 @@
  * the link (a new seq_file, so a new walk), reads it into the buffer
  * allocated at open, which holds the most the program writes (it stops
  * listing at TI_MAX_D and TI_MAX_RAN), and parses the fixed-size records.
+ * Where the kernel has the open-coded task iterator (6.7), the program is
+ * taskiter_walk, attached to this process alone: its records are in the
+ * mapped .bss and only the end record comes through the seq_file.
  */
 #include "config.h"
 #include "source/taskiter.h"
@@ -30,6 +33,13 @@ taskiter_open(char *why, size_t size)
 
 bool
 taskiter_hides_init(const struct taskiter *it)
+{
+	(void)it;
+	return false;
+}
+
+bool
+taskiter_walks(const struct taskiter *it)
 {
 	(void)it;
 	return false;
@@ -69,7 +79,9 @@ taskiter_close(struct taskiter *it)
 struct taskiter {
 	struct taskiter_bpf *skel;
 	struct bpf_link *link;
-	char *buf;		/* TASKITER_ALLOC */
+	char *buf;		/* alloc bytes */
+	size_t alloc;
+	bool walk;		/* taskiter_walk: records in the .bss */
 	bool hides_init;
 };
 
@@ -126,6 +138,7 @@ taskiter_open(char *why, size_t size)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
 	const char *btf = getenv("PAGETOP_PROBES_BTF");
+	const char *walk = getenv("PAGETOP_TASKITER_WALK");
 	struct taskiter *it;
 	int r;
 
@@ -141,29 +154,61 @@ taskiter_open(char *why, size_t size)
 		snprintf(why, size, "needs root (CAP_BPF, CAP_PERFMON)");
 		return NULL;
 	}
-	if (!(it = calloc(1, sizeof(*it))) || !(it->buf = malloc(TASKITER_ALLOC))) {
+	if (!(it = calloc(1, sizeof(*it)))) {
 		snprintf(why, size, "out of memory");
-		taskiter_close(it);
 		return NULL;
 	}
 	oo.btf_custom_path = btf;
-	if (!(it->skel = taskiter_bpf__open_opts(&oo))) {
-		snprintf(why, size, "opening the task iterator: %s", strerror(errno));
-		goto fail;
-	}
-	if ((r = taskiter_bpf__load(it->skel)) != 0) {
-		snprintf(why, size, "loading the task iterator: %s", strerror(-r));
-		goto fail;
+	/* The open-coded walk first; the iter/task walk where the kernel
+	 * lacks it (its kfuncs do not resolve, or it does not verify). */
+	for (it->walk = !walk || strcmp(walk, "0") != 0; ; it->walk = false) {
+		if (!(it->skel = taskiter_bpf__open_opts(&oo))) {
+			snprintf(why, size, "opening the task iterator: %s", strerror(errno));
+			goto fail;
+		}
+		bpf_program__set_autoload(it->walk ? it->skel->progs.taskiter :
+		    it->skel->progs.taskiter_walk, false);
+		if ((r = taskiter_bpf__load(it->skel)) == 0)
+			break;
+		taskiter_bpf__destroy(it->skel);
+		it->skel = NULL;
+		if (!it->walk) {
+			snprintf(why, size, "loading the task iterator: %s", strerror(-r));
+			goto fail;
+		}
 	}
 	if (!it->skel->bss) {
 		snprintf(why, size, "the task iterator's globals are not mapped");
 		goto fail;
 	}
-	if (!(it->link = bpf_program__attach_iter(it->skel->progs.taskiter, NULL))) {
+	it->alloc = it->walk ? sizeof(struct ti_end) + sizeof(struct ti_task) :
+	    TASKITER_ALLOC;
+	if (!(it->buf = malloc(it->alloc))) {
+		snprintf(why, size, "out of memory");
+		goto fail;
+	}
+	if (it->walk) {
+		union bpf_iter_link_info li = { .task.pid = (__u32)getpid() };
+		LIBBPF_OPTS(bpf_iter_attach_opts, o, .link_info = &li,
+			    .link_info_len = sizeof(li));
+
+		it->link = bpf_program__attach_iter(it->skel->progs.taskiter_walk, &o);
+	} else {
+		it->link = bpf_program__attach_iter(it->skel->progs.taskiter, NULL);
+	}
+	if (!it->link) {
 		snprintf(why, size, "no BPF task iterator (iter/task): %s", strerror(errno));
 		goto fail;
 	}
-	it->hides_init = taskiter_hides(it);
+	if (it->walk) {
+		struct taskiter_out out;
+
+		it->skel->bss->saw_init = 0;
+		it->hides_init = taskiter_read(it, &out) == 0 && !it->skel->bss->saw_init;
+		it->skel->bss->prev_start = 0;
+	} else {
+		it->hides_init = taskiter_hides(it);
+	}
 	return it;
 fail:
 	taskiter_close(it);
@@ -176,9 +221,26 @@ taskiter_hides_init(const struct taskiter *it)
 	return it->hides_init;
 }
 
-/* The records in buf[0..n) into out: 0, or -EPROTO for a walk cut short. */
+bool
+taskiter_walks(const struct taskiter *it)
+{
+	return it->walk;
+}
+
+static void
+taskiter_take(const struct ti_task *t, struct taskiter_out *out)
+{
+	if ((t->what & TI_F_D) && out->n_d < TI_MAX_D)
+		out->d[out->n_d++] = t;
+	if ((t->what & TI_F_RAN) && out->n_ran < TI_MAX_RAN)
+		out->ran[out->n_ran++] = t->tid;
+}
+
+/* The records of recs[0..n_recs) (the walk's), then of buf[0..n), into
+ * out: 0, or -EPROTO for a walk cut short. */
 static int
-taskiter_parse(const char *buf, size_t n, struct taskiter_out *out)
+taskiter_parse(const struct ti_task *recs, size_t n_recs, const char *buf,
+    size_t n, struct taskiter_out *out)
 {
 	static const char letters[] = TI_LETTERS;
 	const struct ti_task *t;
@@ -187,6 +249,8 @@ taskiter_parse(const char *buf, size_t n, struct taskiter_out *out)
 	__u32 kind;
 
 	out->n_d = out->n_ran = 0;
+	for (size_t i = 0; i < n_recs; i++)
+		taskiter_take(&recs[i], out);
 	while (off + sizeof(kind) <= n) {
 		memcpy(&kind, buf + off, sizeof(kind));
 		if (kind == TI_REC_END && off + sizeof(*e) == n) {
@@ -202,10 +266,7 @@ taskiter_parse(const char *buf, size_t n, struct taskiter_out *out)
 		if (kind != TI_REC_TASK || off + sizeof(*t) > n)
 			break;
 		t = (const struct ti_task *)(const void *)(buf + off);
-		if ((t->what & TI_F_D) && out->n_d < TI_MAX_D)
-			out->d[out->n_d++] = t;
-		if ((t->what & TI_F_RAN) && out->n_ran < TI_MAX_RAN)
-			out->ran[out->n_ran++] = t->tid;
+		taskiter_take(t, out);
 		off += sizeof(*t);
 	}
 	return -EPROTO;
@@ -222,14 +283,15 @@ taskiter_read(struct taskiter *it, struct taskiter_out *out)
 	/* A walk cut short last time leaves its counts: start from none. */
 	memset(g->by_state, 0, sizeof(g->by_state));
 	g->total = g->n_d = g->n_ran = g->listed_d = g->listed_ran = 0;
+	g->n_recs = 0;
 	if ((fd = bpf_iter_create(bpf_link__fd(it->link))) < 0)
 		return -errno;
 	for (;;) {
-		if (n > TASKITER_BUF) {
+		if (n > it->alloc - sizeof(struct ti_task)) {
 			err = -EFBIG;
 			break;
 		}
-		r = read(fd, it->buf + n, TASKITER_ALLOC - n);
+		r = read(fd, it->buf + n, it->alloc - n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
@@ -241,7 +303,12 @@ taskiter_read(struct taskiter *it, struct taskiter_out *out)
 		n += (size_t)r;
 	}
 	close(fd);
-	return err ? err : taskiter_parse(it->buf, n, out);
+	if (err)
+		return err;
+	if (it->walk)
+		return taskiter_parse(g->recs, g->n_recs < TI_MAX_D + TI_MAX_RAN ?
+		    g->n_recs : TI_MAX_D + TI_MAX_RAN, it->buf, n, out);
+	return taskiter_parse(NULL, 0, it->buf, n, out);
 }
 
 #endif

@@ -38,5 +38,8 @@ void taskiter_close(struct taskiter *it);
 /* The iterator shows nothing of pid 1 (some kernels hide it): its threads
  * are for /proc to read. */
 bool taskiter_hides_init(const struct taskiter *it);
+/* The walk is the open-coded one (Linux 6.7), not iter/task's lookup of
+ * every tid; PAGETOP_TASKITER_WALK=0 makes it iter/task's, for the tests. */
+bool taskiter_walks(const struct taskiter *it);
 
 #endif
