@@ -31,7 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define QUEUE_DEFAULT	(4u << 20)
+#define QUEUE_DEFAULT	(1u << 20)	/* minutes of samples (deltas are 1-3 KB); all of it is touched on a long run */
 #define FLUSH_DEFAULT	5.0
 
 enum entry_kind { ENTRY_SAMPLE, ENTRY_MARK };

@@ -39,7 +39,7 @@ struct recorder_opts {
 				 * at most this much; the first sample is
 				 * flushed at once */
 	uint64_t max_size;	/* bytes of file; 0: no limit */
-	size_t queue_size;	/* bytes; 0: 4 MiB */
+	size_t queue_size;	/* bytes; 0: 1 MiB */
 	int keyframe_every;	/* samples; 0: REC_KEYFRAME_EVERY */
 	bool no_sync;		/* no fdatasync(2) after each flush */
 	double pti_every;	/* seconds between pagetypeinfo reads, written

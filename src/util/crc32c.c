@@ -1,8 +1,10 @@
 /*
- * CRC-32C by slicing by 8: eight tables of 256 entries, made once (by
+ * CRC-32C by the SSE 4.2 instruction where the CPU has it (eight bytes in
+ * about a cycle: opening a day's recording checks every frame, 12 MB),
+ * else by slicing by 8: eight tables of 256 entries, made once (by
  * whichever thread asks first, under pthread_once), take eight bytes a
- * step. Portable C rather than the SSE 4.2 instruction, so every machine
- * takes the same path.
+ * step. crc32c_portable() is the table path alone, for the test that the
+ * two agree.
  */
 
 #include "util/crc32c.h"
@@ -32,7 +34,7 @@ crc_init(void)
 }
 
 uint32_t
-crc32c(uint32_t crc, const void *buf, size_t len)
+crc32c_portable(uint32_t crc, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 	uint32_t lo, hi;
@@ -53,3 +55,40 @@ crc32c(uint32_t crc, const void *buf, size_t len)
 		crc = crc_table[0][(crc ^ *p++) & 0xff] ^ (crc >> 8);
 	return ~crc;
 }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <string.h>
+
+__attribute__((target("sse4.2"))) static uint32_t
+crc32c_sse42(uint32_t crc, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint64_t c = ~crc;
+
+	while (len >= 8) {
+		uint64_t v;
+
+		memcpy(&v, p, 8);	/* little-endian, as the format is */
+		c = __builtin_ia32_crc32di(c, v);
+		p += 8;
+		len -= 8;
+	}
+	while (len-- > 0)
+		c = __builtin_ia32_crc32qi((uint32_t)c, *p++);
+	return ~(uint32_t)c;
+}
+
+uint32_t
+crc32c(uint32_t crc, const void *buf, size_t len)
+{
+	/* A load of what libgcc's constructor found: cheap on every call. */
+	return __builtin_cpu_supports("sse4.2") ? crc32c_sse42(crc, buf, len) :
+	    crc32c_portable(crc, buf, len);
+}
+#else
+uint32_t
+crc32c(uint32_t crc, const void *buf, size_t len)
+{
+	return crc32c_portable(crc, buf, len);
+}
+#endif
