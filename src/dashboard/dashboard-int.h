@@ -38,7 +38,7 @@ struct dashboard {
 	double next_tick;
 	long ticks;
 	char message[256];		/* a passing note on the status line */
-	int prompt;			/* 'g' (go to) or 'm' (mark) while typing, else 0 */
+	int prompt;			/* 'g' (go to), 'm' (mark) or 'f' (n/N kinds), else 0 */
 	char prompt_text[PROMPT_MAX + 1];
 	struct recording rec;		/* live: R records the session */
 };

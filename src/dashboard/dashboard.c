@@ -7,6 +7,7 @@
  * the loop runs.
  */
 #include "dashboard/dashboard-int.h"
+#include "dashboard/replay-events.h"
 #include "util/arith.h"
 #include "util/clock.h"
 #include "util/quit.h"
@@ -198,7 +199,23 @@ dashboard_step(struct dashboard *d, int64_t by)
 		d->seq = cur + (uint64_t)by;
 }
 
-/* Keys while typing a filter, a mark or a time. */
+/* The f prompt: digits toggle the kinds n and N stop at; anything else
+ * leaves it. */
+static void
+dashboard_kinds_key(struct dashboard *d, int ch)
+{
+	unsigned bit = ch >= '1' && ch <= '9' ? replay_events_kind(ch - '1', NULL) : 0;
+
+	if (bit) {
+		d->rc->kinds ^= bit;
+		return;
+	}
+	d->prompt = 0;
+	if (!d->rc->kinds)
+		snprintf(d->message, sizeof(d->message), "n and N stop at nothing now (f chooses)");
+}
+
+/* Keys while typing a filter, a mark or a time, or choosing kinds. */
 static void
 dashboard_edit_key(struct dashboard *d, int ch)
 {
@@ -210,6 +227,10 @@ dashboard_edit_key(struct dashboard *d, int ch)
 			d->filter[0] = '\0';
 		if (r != EDIT_MORE)
 			d->filtering = false;
+		return;
+	}
+	if (d->prompt == 'f') {
+		dashboard_kinds_key(d, ch);
 		return;
 	}
 	r = draw_edit_key(d->prompt_text, sizeof(d->prompt_text), ch);
@@ -274,13 +295,21 @@ dashboard_key(struct dashboard *d, int ch)
 		d->rc->message[0] = '\0';
 		if (replay_control_key(d->rc, ch))
 			return true;
-		if (ch == 'g') {
-			d->prompt = 'g';
+		if (ch == 'g' || ch == 'f') {
+			d->prompt = ch;
 			d->prompt_text[0] = '\0';
 			return true;
 		}
-		if (ch == ' ' || ch == 'R' || ch == 'm')
+		if (ch == 'R') {
+			snprintf(d->message, sizeof(d->message), "R records a live session: this "
+				 "is a recording already");
 			return true;
+		}
+		if (ch == 'm') {
+			snprintf(d->message, sizeof(d->message), "m marks a recording as it is "
+				 "made: live, or with pagetop mark");
+			return true;
+		}
 	} else if (dashboard_live_key(d, &ctx, ch)) {
 		return true;
 	}

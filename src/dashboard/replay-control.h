@@ -26,6 +26,7 @@ struct replay_control {
 	uint64_t seq;		/* the history entry shown */
 	bool playing;
 	double speed;		/* x0.25 .. x64 */
+	unsigned kinds;		/* what n and N stop at: enum replay_stop */
 	char message[256];	/* for the status line; "" when none */
 };
 
@@ -39,7 +40,8 @@ void replay_control_load_shown(struct replay_control *rc);
 void replay_control_goto(struct replay_control *rc, size_t target);
 /* While playing: one sample on; returns the seconds until the next. */
 double replay_control_play(struct replay_control *rc);
-/* Replay keys; false when the key is not one of them. */
+/* Replay keys (space, arrows, Home, End, speed, n N ' "); false when the
+ * key is not one of them. */
 bool replay_control_key(struct replay_control *rc, int ch);
 /* Goes to the time typed at the g prompt; a message when it is not one. */
 void replay_control_go(struct replay_control *rc, const char *text);
