@@ -20,7 +20,11 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,6 +58,30 @@ dashboard_sample(struct dashboard *d)
 	d->ticks++;
 }
 
+/*
+ * Whether `pagetop mark` counts this dashboard: the unix socket the feed
+ * polls for marks says so by its mode, writable by its owner while marks
+ * are taken (source/marks.h: MARKS_TAKING, MARKS_NOT_TAKING). Not
+ * recording, a mark would be lost, so the sender is told there is none.
+ */
+static void
+dashboard_marks_taking(struct dashboard *d, bool on)
+{
+	struct pollfd p[FEED_POLL_MAX];
+	int n = feed_pollfds(d->f, p, FEED_POLL_MAX);
+
+	for (int i = 0; i < n; i++) {
+		struct sockaddr_un sa;
+		socklen_t len = sizeof(sa);
+
+		memset(&sa, 0, sizeof(sa));
+		if (getsockname(p[i].fd, (struct sockaddr *)&sa, &len) == 0 &&
+		    sa.sun_family == AF_UNIX && len > offsetof(struct sockaddr_un, sun_path) &&
+		    sa.sun_path[0] != '\0')
+			chmod(sa.sun_path, on ? 0600 : 0400);
+	}
+}
+
 /* R: start or stop recording the live session (to path, or the default name). */
 static void
 dashboard_toggle_record(struct dashboard *d, const char *to)
@@ -68,6 +96,7 @@ dashboard_toggle_record(struct dashboard *d, const char *to)
 			chrome_rec_error(path, why, d->message, sizeof(d->message));
 		else
 			snprintf(d->message, sizeof(d->message), "recorded to %.200s", path);
+		dashboard_marks_taking(d, false);
 		return;
 	}
 	if (to)
@@ -80,6 +109,7 @@ dashboard_toggle_record(struct dashboard *d, const char *to)
 		return;
 	}
 	recording_push(&d->rec, d->f->tick.s);
+	dashboard_marks_taking(d, true);
 	snprintf(d->message, sizeof(d->message), "recording to %.200s (R stops)", path);
 }
 
@@ -508,6 +538,8 @@ dashboard_start(struct dashboard *d, char *err, size_t size)
 			return -1;
 		}
 	if (f->live) {
+		/* Not recording yet: --record or R says otherwise. */
+		dashboard_marks_taking(d, false);
 		history_push(d->h, f->tick.s, tick_groups(&f->tick));
 		events_push(d->ev, d->h->next - 1, f->tick.s);
 		d->ticks = 1;
