@@ -412,31 +412,21 @@ static const struct rate_item rate_items[] = {
 };
 #define N_RATE_ITEMS ((int)(sizeof(rate_items) / sizeof(rate_items[0])))
 
-/* A rate's label, value and trend, over parts lines (a taller chart, its
- * scale under the value, on tall screens). */
+/* The trend of rate c in ctx's history over parts lines from (y, x), sw
+ * wide (a taller chart has its scale at scale_x on its second line). */
 static void
-rate_cell(const struct view_ctx *ctx, const struct rate_item *it, int y, int x, int w,
-	  int parts)
+rate_chart(const struct view_ctx *ctx, enum counter c, int y, int x, int sw, int parts,
+	   int scale_x, enum style st)
 {
-	const struct hist_entry *e = ctx->e;
 	double v[SPARK_MAX], max = 0;
 	char now[16];
-	int n, sw = w - 21;
+	int n;
 
-	draw_text(y, x, w, ST_DIM, "%-13s", it->label);
-	if (!e || !((e->ctr_valid >> it->c) & 1)) {
-		draw_text(y, x + 14, w - 14, ST_DIM, "%6s", "n/a");
-		return;
-	}
-	fmt_count(derive_rate(ctx->h, ctx->seq, it->c), now, sizeof(now));
-	draw_text(y, x + 14, w - 14, ST_NORMAL, "%6s", now);
-	if (sw < 3)
-		return;
 	if (sw > SPARK_MAX)
 		sw = SPARK_MAX;
-	n = view_rates(ctx, it->c, v, sw);
+	n = view_rates(ctx, c, v, sw);
 	if (parts <= 1) {
-		draw_spark(y, x + 21, sw, v, n, 0, it->st);
+		draw_spark(y, x, sw, v, n, 0, st);
 		return;
 	}
 	for (int i = 0; i < n; i++)
@@ -444,10 +434,50 @@ rate_cell(const struct view_ctx *ctx, const struct rate_item *it, int y, int x, 
 			max = v[i];
 	if (max > 0) {
 		fmt_count(max, now, sizeof(now));
-		draw_text(y + 1, x + 10, 10, ST_DIM, "max %6s", now);
+		draw_text(y + 1, scale_x, 10, ST_DIM, "max %6s", now);
 	}
 	for (int p = 0; p < parts; p++)
-		view_chart_line(y + p, x + 21, sw, v, n, max, p, parts, it->st);
+		view_chart_line(y + p, x, sw, v, n, max, p, parts, st);
+}
+
+/* A rate's value in ctx at (y, x), 6 wide; false when not recorded. */
+static bool
+rate_value(const struct view_ctx *ctx, enum counter c, int y, int x, int w, enum style st)
+{
+	const struct hist_entry *e = ctx->e;
+	char now[16];
+
+	if (!e || !((e->ctr_valid >> c) & 1)) {
+		draw_text(y, x, w, ST_DIM, "%6s", "n/a");
+		return false;
+	}
+	fmt_count(derive_rate(ctx->h, ctx->seq, c), now, sizeof(now));
+	draw_text(y, x, w, st, "%6s", now);
+	return true;
+}
+
+/* A rate's label, value and trend, over parts lines (a taller chart, its
+ * scale under the value, on tall screens). With a second recording (B),
+ * its value beside and its trend under, over as many lines. */
+static void
+rate_cell(const struct view_ctx *ctx, const struct rate_item *it, int y, int x, int w,
+	  int parts)
+{
+	int vx = ctx->b ? 28 : 21, sw = w - vx;
+	bool a, b = false;
+
+	draw_text(y, x, w, ST_DIM, "%-13s", it->label);
+	a = rate_value(ctx, it->c, y, x + 14, w - 14, ST_NORMAL);
+	if (ctx->b) {
+		b = rate_value(ctx->b, it->c, y, x + 21, w - 21, ST_HEAT3);
+		draw_text(y + parts, x, w, ST_DIM, "%13s", "B");
+	}
+	if (sw < 3)
+		return;
+	if (a)
+		rate_chart(ctx, it->c, y, x + vx, sw, parts, x + 10, it->st);
+	if (b)
+		rate_chart(ctx->b, it->c, y + parts, x + vx, sw, parts, x + 17, ST_HEAT3);
 }
 
 /* The rates dropped first when the rows are too few for all: those
@@ -513,7 +543,7 @@ static void
 panel_rates(const struct view_ctx *ctx, struct area *a, int columns, int parts)
 {
 	const struct hist_entry *e = ctx->e;
-	int shown[N_RATE_ITEMS], n = 0, rows, cw;
+	int shown[N_RATE_ITEMS], n = 0, rows, cw, per;
 	char why[200];
 
 	if (!area_room(a, 2))
@@ -534,23 +564,27 @@ panel_rates(const struct view_ctx *ctx, struct area *a, int columns, int parts)
 	}
 	if (a->end <= a->y)
 		return;
-	n = rates_fit(shown, n, (a->end - a->y) * columns);
+	/* With a second recording each rate has its chart twice. */
+	per = ctx->b ? 2 : 1;
+	if (parts > 1 && ctx->b)
+		parts /= 2;
+	n = rates_fit(shown, n, (a->end - a->y) / per * columns);
 	rows = (n + columns - 1) / columns;
 	/* Taller charts where every rate still gets its lines. */
-	if (parts < 1 || rows * parts > a->end - a->y)
+	if (parts < 1 || rows * parts * per > a->end - a->y)
 		parts = 1;
-	if (rows > a->end - a->y)
-		rows = a->end - a->y;
+	if (rows * per > a->end - a->y)
+		rows = (a->end - a->y) / per;
 	cw = (a->w - 1) / columns;
 	for (int i = 0; i < n; i++) {
 		int col = i / ((n + columns - 1) / columns), row = i % ((n + columns - 1) / columns);
 
 		if (row >= rows)
 			continue;
-		rate_cell(ctx, &rate_items[shown[i]], a->y + row * parts, a->x + 1 + col * cw,
-			  cw - 2, parts);
+		rate_cell(ctx, &rate_items[shown[i]], a->y + row * parts * per,
+			  a->x + 1 + col * cw, cw - 2, parts);
 	}
-	a->y += rows * parts;
+	a->y += rows * parts * per;
 }
 
 static void

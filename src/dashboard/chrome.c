@@ -25,6 +25,22 @@ chrome_rec_error(const char *path, const char *err, char *dst, size_t size)
 		snprintf(dst, size, "recording stopped: %.200s", err);
 }
 
+/* replay --compare: B's time beside A's, or where B is not. */
+static int
+chrome_header_b(struct dashboard *d, int x)
+{
+	double wall = history_wall(d->hb, d->rcb->seq);
+	char when[FMT_MOMENT_SIZE] = "?";
+
+	if (d->b_where < 0)
+		return draw_text(0, x, COLS - x, ST_DIM, " B not started ");
+	if (d->b_where > 0)
+		return draw_text(0, x, COLS - x, ST_DIM, " B ended ");
+	if (!isnan(wall))
+		fmt_moment(wall, FMT_CLOCK, when, sizeof(when));
+	return draw_text(0, x, COLS - x, ST_HEAT3, " B %s ", when);
+}
+
 void
 chrome_header(struct dashboard *d, uint64_t seq)
 {
@@ -48,6 +64,8 @@ chrome_header(struct dashboard *d, uint64_t seq)
 		x += draw_text(0, x, COLS - x, d->rc->playing ? ST_HEADER : ST_SELECTED,
 			       " REPLAY %s x%g %s ", when, d->rc->speed, d->rc->playing ?
 			       (draw_utf8() ? "\u25b6" : ">") : "paused");
+		if (d->rcb)
+			x += chrome_header_b(d, x);
 	} else if (d->paused) {
 		uint64_t first, last;
 		double newest;

@@ -41,6 +41,14 @@ struct dashboard {
 	int prompt;			/* 'g' (go to), 'm' (mark) or 'f' (n/N kinds), else 0 */
 	char prompt_text[PROMPT_MAX + 1];
 	struct recording rec;		/* live: R records the session */
+	/* replay --compare: the other recording (B), kept at the moment of
+	 * the sample shown plus o->compare_offset. */
+	struct replay_control *rcb;
+	struct history *hb;
+	struct events *evb;
+	struct hist_entry shown_b;
+	struct view_ctx ctx_b;		/* what views read of B */
+	int b_where;			/* 0 in step; -1 before B's start, 1 past its end */
 };
 
 /* The entry on screen: the newest, the pinned one while paused, or the

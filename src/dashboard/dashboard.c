@@ -144,45 +144,86 @@ dashboard_shown(struct dashboard *d)
 	return d->seq;
 }
 
-/* What a view gets to read, for drawing and for keys alike. */
+/* What a view reads of feed f with history h (and replay control rc, or
+ * NULL live) at entry seq. */
 static void
-dashboard_ctx(struct dashboard *d, struct view_ctx *ctx)
+dashboard_ctx_of(struct dashboard *d, struct feed *f, struct history *h,
+		 struct replay_control *rc, struct events *ev, uint64_t seq,
+		 struct hist_entry *shown, struct view_ctx *ctx)
 {
-	struct tick *t = &d->f->tick;
+	struct tick *t = &f->tick;
 	const struct sample *s;
 	uint64_t first, last = 0;
 
-	history_range(d->h, &first, &last);
+	history_range(h, &first, &last);
 	/* A recording holds every sample whole: the one shown is the latest. */
-	if (d->rc) {
-		replay_control_load_shown(d->rc);
-		last = d->rc->seq;
+	if (rc) {
+		replay_control_load_shown(rc);
+		last = rc->seq;
 	}
 	s = t->s;
 	*ctx = (struct view_ctx){
-		.h = d->h,
-		.seq = dashboard_shown(d),
-		.paused = d->rc ? !d->rc->playing : d->paused,
+		.h = h,
+		.seq = seq,
+		.paused = rc ? !rc->playing : d->paused,
 		.status = t->status,
 		.sensors = s->sensors.available || s->sensors.n || s->sensors.why[0] ?
 		    &s->sensors : NULL,
 		.tasks = t->have_groups ? &s->tasks : NULL,
 		.groups = tick_groups(t),
-		.events = d->ev,
+		.events = ev,
 		.kmsg = &s->kmsg,
 		.delays = &s->delays,
 		.latest = last,
 		.now = s->mono,
-		.pti_every = d->f->pti_every,
-		.page_size = d->f->host.page_size > 0 ? d->f->host.page_size : 4096,
+		.pti_every = f->pti_every,
+		.page_size = f->host.page_size > 0 ? f->host.page_size : 4096,
 		.filter = d->filter,
 		.y = 2,
 		.x = 0,
 		/* A recording has its timeline above the status line. */
-		.rows = LINES - (d->rc ? 4 : 3),
+		.rows = LINES - (rc ? 4 : 3),
 		.cols = COLS,
 	};
-	ctx->e = history_entry(d->h, ctx->seq, &d->shown) ? &d->shown : NULL;
+	ctx->e = history_entry(h, ctx->seq, shown) ? shown : NULL;
+}
+
+/* replay --compare: B to the moment of A's sample shown, plus the offset;
+ * before B's start or past its end, B's first or last and b_where says
+ * which. */
+static void
+dashboard_compare_sync(struct dashboard *d)
+{
+	struct feed *b = d->o->compare;
+	size_t nb = d->rcb->n;
+	double w = feed_time_of(d->f, replay_control_shown(d->rc)) + d->o->compare_offset;
+	double iv = b->interval > 0 ? b->interval : 1;
+	size_t target;
+
+	d->b_where = 0;
+	if (w < feed_time_of(b, 0) - 0.0005) {
+		d->b_where = -1;
+		target = 0;
+	} else {
+		target = feed_find(b, w);
+		if (target + 1 >= nb && w > feed_time_of(b, nb - 1) + iv)
+			d->b_where = 1;
+	}
+	replay_control_show(d->rcb, target);
+}
+
+/* What a view gets to read, for drawing and for keys alike. */
+static void
+dashboard_ctx(struct dashboard *d, struct view_ctx *ctx)
+{
+	if (d->rcb) {
+		dashboard_compare_sync(d);
+		dashboard_ctx_of(d, d->o->compare, d->hb, d->rcb, d->evb, d->rcb->seq, &d->shown_b,
+				 &d->ctx_b);
+	}
+	/* A last, so that the feeds' ticks hold what each shows. */
+	dashboard_ctx_of(d, d->f, d->h, d->rc, d->ev, dashboard_shown(d), &d->shown, ctx);
+	ctx->b = d->rcb && d->b_where == 0 ? &d->ctx_b : NULL;
 }
 
 static void
@@ -501,6 +542,32 @@ dashboard_loop(struct dashboard *d)
 	return rc;
 }
 
+/* replay --compare: B's own history (its shape is its own), events and
+ * replay control, at the start. */
+static int
+dashboard_start_compare(struct dashboard *d, size_t cap, char *err, size_t size)
+{
+	struct feed *b = d->o->compare;
+	size_t n = feed_count(b);
+
+	if (feed_seek(b, 0) < 0 && (n < 2 || feed_seek(b, n - 1) < 0)) {
+		snprintf(err, size, "pagetop: %s", b->why);
+		return -1;
+	}
+	if (!(d->evb = events_new(EVENTS_KEPT)) ||
+	    !(d->hb = history_new(cap, (size_t)arith_ceil(d->o->history / b->pti_every) + 2,
+				  b->tick.s)) ||
+	    !(d->rcb = calloc(1, sizeof(*d->rcb)))) {
+		snprintf(err, size, "pagetop: out of memory for the second recording's history");
+		return -1;
+	}
+	history_set_reasons(d->hb, b->tick.rs);
+	replay_control_init(d->rcb, b, d->hb, d->evb);
+	replay_control_goto(d->rcb, 0);
+	dashboard_compare_sync(d);
+	return 0;
+}
+
 /* The first sample, the history sized for it, and the view states. */
 static int
 dashboard_start(struct dashboard *d, char *err, size_t size)
@@ -551,7 +618,7 @@ dashboard_start(struct dashboard *d, char *err, size_t size)
 	}
 	replay_control_init(d->rc, f, d->h, d->ev);
 	replay_control_goto(d->rc, o->start);
-	return 0;
+	return o->compare ? dashboard_start_compare(d, cap, err, size) : 0;
 }
 
 int
@@ -603,8 +670,11 @@ out:
 	for (int i = 0; i < VIEW_COUNT; i++)
 		free(d.state[i]);
 	free(d.rc);
+	free(d.rcb);
 	history_free(d.h);
+	history_free(d.hb);
 	events_free(d.ev);
+	events_free(d.evb);
 	/* q, SIGINT, SIGTERM and SIGHUP are all a clean quit. */
 	return err[0] ? 1 : status;
 }

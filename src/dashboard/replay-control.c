@@ -117,6 +117,24 @@ replay_control_forward(struct replay_control *rc)
 		replay_control_goto(rc, p + 1);
 }
 
+void
+replay_control_show(struct replay_control *rc, size_t target)
+{
+	uint64_t first, last;
+
+	if (rc->n == 0 || target == replay_control_shown(rc))
+		return;
+	if (target >= rc->hist_base && history_range(rc->h, &first, &last) &&
+	    target - rc->hist_base >= first && target - rc->hist_base <= last) {
+		rc->seq = target - rc->hist_base;
+		return;
+	}
+	if (target == replay_control_shown(rc) + 1)
+		replay_control_forward(rc);
+	else
+		replay_control_goto(rc, target);
+}
+
 static void
 replay_control_back(struct replay_control *rc)
 {

@@ -38,6 +38,9 @@ size_t replay_control_shown(const struct replay_control *rc);
 void replay_control_load_shown(struct replay_control *rc);
 /* Shows sample target with the samples before it in the history. */
 void replay_control_goto(struct replay_control *rc, size_t target);
+/* Shows sample target: a step within the history or one past it, else
+ * a seek (replay --compare keeps the other recording in step so). */
+void replay_control_show(struct replay_control *rc, size_t target);
 /* While playing: one sample on; returns the seconds until the next. */
 double replay_control_play(struct replay_control *rc);
 /* Replay keys (space, arrows, Home, End, speed, n N ' "); false when the
