@@ -72,11 +72,6 @@ replay_align_at(struct feed *f, const char *path, const char *align, double *t)
 		return 0;
 	}
 	cmd_opt_recording_span(replay_feed_replay(f)->r, feed_count(f), &span);
-	if (strncmp(align, "mark:", 5) != 0) {
-		fprintf(stderr, "pagetop: replay: --align: '%s' is neither start nor mark:TEXT\n",
-			align);
-		return EXIT_USAGE;
-	}
 	/* The error names the file the mark is missing from. */
 	snprintf(opt, sizeof(opt), "--align (%.250s)", path);
 	return cmd_opt_time(NULL, opt, align, &span, t);
@@ -185,6 +180,11 @@ cmd_replay_exec(int argc, char **argv)
 	}
 	if (align && !cpath) {
 		fprintf(stderr, "pagetop: replay: --align needs --compare\n");
+		return EXIT_USAGE;
+	}
+	if (align && strcmp(align, "start") != 0 && strncmp(align, "mark:", 5) != 0) {
+		fprintf(stderr, "pagetop: replay: --align: '%s' is neither start nor mark:TEXT\n",
+			align);
 		return EXIT_USAGE;
 	}
 	if (!dashboard_has_terminal())

@@ -205,7 +205,8 @@ dashboard_compare_sync(struct dashboard *d)
 		d->b_where = -1;
 		target = 0;
 	} else {
-		target = feed_find(b, w);
+		/* To the millisecond, as times are printed and typed. */
+		target = feed_find(b, w + 0.0005);
 		if (target + 1 >= nb && w > feed_time_of(b, nb - 1) + iv)
 			d->b_where = 1;
 	}
