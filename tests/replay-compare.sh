@@ -124,6 +124,18 @@ for size in 80x24 200x60; do
 		py "import sys; sys.exit(0 if 1.3 <= $wb / $wa <= 3 else 1)"
 	check_screen "$n: B's trend under A's" $n '^ +B +[▁▂▃▄▅▆▇█ ]*[▁▂▃▄▅▆▇█]'
 	check_eq "$n: nothing past $c columns" "$(screen_of $n | wc -L)" $c
+	# Reclaim: B's row under each of A's, its value and chart B's.
+	keys $n 3
+	check_screen "$n: the Reclaim screen" $n '^Reclaim  per second'
+	ga=$(screen_of $n | sed -En 's/^kswapd scan +([0-9.]+)k .*/\1/p')
+	gb=$(screen_of $n | grep -A1 '^kswapd scan ' | sed -En '2s/^ +B +([0-9.]+)k .*/\1/p')
+	if [ -n "$ga" ] && near "$ga" "$wa"; then ok "$n: Reclaim: A's kswapd scan is A's (${ga}k)"
+	else not_ok "$n: Reclaim: A's kswapd scan is A's" "shown '$ga', recorded ${wa}k"; fi
+	if [ -n "$gb" ] && near "$gb" "$wb"; then ok "$n: Reclaim: B's row under it is B's (${gb}k)"
+	else not_ok "$n: Reclaim: B's row under it is B's" "shown '$gb', recorded ${wb}k"; fi
+	check_screen "$n: ... with its chart and scale" $n '^ +B +[0-9.]+k +[▁▂▃▄▅▆▇█ ]*[▁▂▃▄▅▆▇█] +max [0-9.]+k$'
+	check_eq "$n: nothing past $c columns on Reclaim" "$(screen_of $n | wc -L)" $c
+	keys $n 1
 	keys $n End
 	check_screen "$n: End: A's last sample" $n "REPLAY $(clock $(time_of $T/a.json $(($(wc -l < $T/a.json) - 1)))) "
 	keys $n Home

@@ -161,15 +161,58 @@ panel_zones(const struct view_ctx *ctx, struct area *a)
 		panel_filtered(ctx, a, "zone's name");
 }
 
+/* PSI resource r of ctx's entry on line y from x, label first: some and
+ * full with their averages, and the trend of "some". */
+static void
+psi_row(const struct view_ctx *ctx, const struct area *a, int y, int r, const char *label,
+	enum style trend)
+{
+	const struct hist_entry *e = ctx->e;
+	double v[SPARK_MAX];
+	int x = a->x + 1, w, n;
+	uint64_t first, last;
+
+	x += draw_text(y, x, a->w, ST_NORMAL, "%-7s", label);
+	if (!e || !(e->valid & SRC_BIT(SRC_PSI_CPU + r))) {
+		draw_text(y, x, a->w, ST_DIM, "      %s", draw_unknown());
+		return;
+	}
+	for (int full = 0; full < 2; full++) {
+		const struct hist_psi_line *l = full ? &e->psi[r].full : &e->psi[r].some;
+
+		x += draw_text(y, x, a->w, ST_DIM, full ? "    " : "      ");
+		if (!l->present) {
+			x += draw_text(y, x, a->w, ST_DIM, "%19s", "");
+			continue;
+		}
+		x += draw_text(y, x, a->w, l->avg10 >= 1000 ? ST_BAD :
+			       l->avg10 >= 100 ? ST_WARN : ST_NORMAL, "%3u.%02u", l->avg10 / 100,
+			       l->avg10 % 100);
+		x += draw_text(y, x, a->w, ST_NORMAL, " %3u.%02u %3u.%02u", l->avg60 / 100,
+			       l->avg60 % 100, l->avg300 / 100, l->avg300 % 100);
+	}
+	/* The trend of "some" from the stall totals: finer than avg10. */
+	w = a->x + a->w - x - 2;
+	if (w >= 4 && history_range(ctx->h, &first, &last)) {
+		if (w > SPARK_MAX)
+			w = SPARK_MAX;
+		n = 0;
+		for (uint64_t s = ctx->seq + 1 - (ctx->seq + 1 - first < (uint64_t)w ?
+		     ctx->seq + 1 - first : (uint64_t)w); s <= ctx->seq; s++)
+			v[n++] = derive_psi_share(ctx->h, s, r, false);
+		draw_spark(y, x + 2, w, v, n, 100, trend);
+	}
+}
+
+/* With a second recording (B), each resource has B's line under it. */
 static void
 panel_psi(const struct view_ctx *ctx, struct area *a, int max_rows)
 {
 	static const char *const names[PSI_COUNT] = { "cpu", "memory", "io", "irq" };
 	static const int order[PSI_COUNT] = { PSI_MEMORY, PSI_IO, PSI_CPU, PSI_IRQ };
 	const struct hist_entry *e = ctx->e;
-	double v[SPARK_MAX];
 	char why[200];
-	int shown = 0;
+	int shown = 0, per = ctx->b ? 2 : 1;
 
 	if (!area_room(a, 2))
 		return;
@@ -179,40 +222,16 @@ panel_psi(const struct view_ctx *ctx, struct area *a, int max_rows)
 			draw_text(a->y++, a->x + 1, a->w - 1, ST_WARN, "%s", why);
 		return;
 	}
-	for (int k = 0; k < PSI_COUNT && shown < max_rows && area_room(a, 1); k++) {
-		int r = order[k], x = a->x + 1, w, n;
-		const struct hist_psi_line *l;
-		uint64_t first, last;
+	for (int k = 0; k < PSI_COUNT && shown + per <= max_rows * per && area_room(a, per);
+	     k++) {
+		int r = order[k];
 
 		if (!(e->valid & SRC_BIT(SRC_PSI_CPU + r)))
 			continue;
-		x += draw_text(a->y, x, a->w, ST_NORMAL, "%-7s", names[r]);
-		for (int full = 0; full < 2; full++) {
-			l = full ? &e->psi[r].full : &e->psi[r].some;
-			x += draw_text(a->y, x, a->w, ST_DIM, full ? "    " : "      ");
-			if (!l->present) {
-				x += draw_text(a->y, x, a->w, ST_DIM, "%19s", "");
-				continue;
-			}
-			x += draw_text(a->y, x, a->w, l->avg10 >= 1000 ? ST_BAD :
-				       l->avg10 >= 100 ? ST_WARN : ST_NORMAL, "%3u.%02u", l->avg10 / 100,
-				       l->avg10 % 100);
-			x += draw_text(a->y, x, a->w, ST_NORMAL, " %3u.%02u %3u.%02u", l->avg60 / 100,
-				       l->avg60 % 100, l->avg300 / 100, l->avg300 % 100);
-		}
-		/* The trend of "some" from the stall totals: finer than avg10. */
-		w = a->x + a->w - x - 2;
-		if (w >= 4 && history_range(ctx->h, &first, &last)) {
-			if (w > SPARK_MAX)
-				w = SPARK_MAX;
-			n = 0;
-			for (uint64_t s = ctx->seq + 1 - (ctx->seq + 1 - first < (uint64_t)w ?
-			     ctx->seq + 1 - first : (uint64_t)w); s <= ctx->seq; s++)
-				v[n++] = derive_psi_share(ctx->h, s, r, false);
-			draw_spark(a->y, x + 2, w, v, n, 100, r == PSI_MEMORY ? ST_WARN : ST_TITLE);
-		}
-		a->y++;
-		shown++;
+		psi_row(ctx, a, a->y++, r, names[r], r == PSI_MEMORY ? ST_WARN : ST_TITLE);
+		if (ctx->b)
+			psi_row(ctx->b, a, a->y++, r, "   B", ST_HEAT3);
+		shown += per;
 	}
 }
 
