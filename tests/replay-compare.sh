@@ -79,6 +79,14 @@ a0=$(time_of $T/a.json 0)
 b0=$(time_of $T/b.json 0)
 ma=$($PAGETOP dump $T/a.ptrec --info | sed -n 's/^mark: *\([0-9-]* [0-9:.]*\)  halfway$/\1/p')
 mb=$($PAGETOP dump $T/b.ptrec --info | sed -n 's/^mark: *\([0-9-]* [0-9:.]*\)  halfway$/\1/p')
+# One interval's rate jitters with the writer's beat; the whole run's does not.
+avg() {	# FILE.json: pgscan_kswapd's mean rate
+	py 'import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])]
+print((s[-1]["vmstat"]["pgscan_kswapd"] - s[0]["vmstat"]["pgscan_kswapd"]) / (s[-1]["time"] - s[0]["time"]))' "$1"
+}
+check "B counted about twice as fast as A" \
+	py "import sys; sys.exit(0 if 1.6 <= $(avg $T/b.json) / $(avg $T/a.json) <= 2.5 else 1)"
 check_match "both have the mark" "$ma|$mb" '^[0-9-]+ [0-9:.]+\|[0-9-]+ [0-9:.]+$'
 
 err=$($PAGETOP replay $T/a.ptrec --align start 2>&1)
@@ -120,8 +128,6 @@ for size in 80x24 200x60; do
 	else not_ok "$n: A's kswapd scan rate is A's" "shown '$ga' in '$row', recorded ${wa}k"; fi
 	if [ -n "$gb" ] && near "$gb" "$wb"; then ok "$n: B's beside it is B's (${gb}k, ${wb}k recorded)"
 	else not_ok "$n: B's beside it is B's" "shown '$gb' in '$row', recorded ${wb}k"; fi
-	check "$n: ... about twice A's, as B counted twice as fast" \
-		py "import sys; sys.exit(0 if 1.3 <= $wb / $wa <= 3 else 1)"
 	check_screen "$n: B's trend under A's" $n '^ +B +[▁▂▃▄▅▆▇█ ]*[▁▂▃▄▅▆▇█]'
 	check_eq "$n: nothing past $c columns" "$(screen_of $n | wc -L)" $c
 	# Reclaim: B's row under each of A's, its value and chart B's.
@@ -135,6 +141,16 @@ for size in 80x24 200x60; do
 	else not_ok "$n: Reclaim: B's row under it is B's" "shown '$gb', recorded ${wb}k"; fi
 	check_screen "$n: ... with its chart and scale" $n '^ +B +[0-9.]+k +[▁▂▃▄▅▆▇█ ]*[▁▂▃▄▅▆▇█] +max [0-9.]+k$'
 	check_eq "$n: nothing past $c columns on Reclaim" "$(screen_of $n | wc -L)" $c
+	# Fragmentation: B's heatmap of the same zone under A's, where there is room.
+	keys $n 2
+	if [ $r -ge 40 ]; then
+		check_screen "$n: Fragmentation: A's heatmap, named" $n '^A: free pages at each order'
+		check_screen "$n: ... and B's under it" $n '^B: free pages at each order'
+		check "$n: ... B's after A's" sh -c "screen_of() { tmux -L '$TMUX_SOCK' capture-pane -p -t $n; }
+			screen_of | grep -n '^[AB]: free pages' | cut -d: -f2 | tr -d '\n' | grep -qx AB"
+	else
+		check_screen "$n: Fragmentation: the table" $n '^ord +free'
+	fi
 	keys $n 1
 	keys $n End
 	check_screen "$n: End: A's last sample" $n "REPLAY $(clock $(time_of $T/a.json $(($(wc -l < $T/a.json) - 1)))) "

@@ -546,6 +546,17 @@ frag_zone_table(const struct view_ctx *ctx, const struct draw_area *a, int row, 
 	return row;
 }
 
+/* The zone of the second recording with zone's node and name; -1 none. */
+static int
+frag_zone_in(const struct view_ctx *b, const struct hist_zone *zone)
+{
+	for (int z = 0; z < b->h->shape.n_zones; z++)
+		if (b->h->shape.zones[z].node == zone->node &&
+		    strcmp(b->h->shape.zones[z].name, zone->name) == 0)
+			return z;
+	return -1;
+}
+
 static void
 fragmentation_draw_lists(const struct view_ctx *ctx, void *state)
 {
@@ -560,6 +571,7 @@ fragmentation_draw_lists(const struct view_ctx *ctx, void *state)
 	struct frag_heatmap_window w;
 	bool tall;
 	char why[160], msg[200];
+	int zb;
 
 	if (sh->n_zones == 0 || n == 0) {
 		if (view_missing(ctx, SRC_BUDDYINFO, why, sizeof(why)))
@@ -615,16 +627,29 @@ fragmentation_draw_lists(const struct view_ctx *ctx, void *state)
 	/* A blank line between table and heatmap when it costs no order row. */
 	if (ctx->rows - row > heat_rows + 1)
 		row++;
+	/* With a second recording, its heatmap of the same zone under A's:
+	 * the rows shared when they are few. */
+	zb = ctx->b ? frag_zone_in(ctx->b, &sh->zones[z]) : -1;
+	if (zb >= 0 && heat_rows >= 2 && !(heat_rows == n && ctx->rows - row >= 2 * (1 + n) + 1))
+		heat_rows = (heat_rows - 1) / 2;
 	/* Even one row (all orders: the zone's free pages) tells a story. */
 	if (heat_rows >= 1 && w.n > 0) {
-		frag_heatmap(ctx, a, row, heat_rows, z, &w, HEAT_FREE);
+		frag_heatmap(ctx, a, row, heat_rows, z, &w, HEAT_FREE, zb >= 0 ? "A" : NULL);
 		row += 1 + heat_rows;
 	} else if (row < ctx->rows) {
 		draw_area_text(a, row, 0, ctx->cols, ST_DIM, "(no room for the heatmap)");
 	}
+	if (zb >= 0 && heat_rows >= 1 && ctx->rows - row >= 1 + heat_rows) {
+		struct frag_heatmap_window wb;
+
+		frag_heatmap_window(ctx->b, w.label_w, &wb);
+		if (wb.n > 0)
+			frag_heatmap(ctx->b, a, row, heat_rows, zb, &wb, HEAT_FREE, "B");
+		row += 1 + heat_rows;
+	}
 	/* Tall screens: the unusable index over the same window, below. */
 	if (heat_rows == n && w.n > 0 && ctx->rows - row >= 2 + n)
-		frag_heatmap(ctx, a, row + 1, n, z, &w, HEAT_UNUSABLE);
+		frag_heatmap(ctx, a, row + 1, n, z, &w, HEAT_UNUSABLE, zb >= 0 ? "A" : NULL);
 }
 
 /* The free lists, and under them the fallbacks that came out of them. */
