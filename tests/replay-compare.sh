@@ -2,8 +2,9 @@
 # pagetop replay A --compare B, in tmux at 80x24 and 200x60: two proc
 # roots recorded side by side, B's pgscan_kswapd counting twice as fast
 # and B started a second later; B's sample is the one at the same elapsed
-# time (or from a mark both have), its time in the header, its rates
-# beside A's and its trend under them, from B's own counters.
+# time (or from a mark both have), its time in the header, its memory,
+# rates (beside A's, its trend under them), Reclaim rows and heatmap,
+# from B's own files.
 set -u
 . "$TESTLIB"
 T=$TMPDIR_TEST
@@ -19,6 +20,9 @@ for w in a b; do
 	echo host$w > $T/$w/sys/kernel/hostname
 	echo 6.1.0-$w > $T/$w/sys/kernel/osrelease
 done
+# B's free memory is its own: 1 GiB.
+awk '$1 == "MemFree:" { $2 = 1048576 } { print }' $T/b/meminfo > $T/b/meminfo.new &&
+	mv $T/b/meminfo.new $T/b/meminfo
 start=$(date +%s.%N)
 ( while [ ! -f $T/stop ]; do
 	n=$(date +%s.%N)
@@ -128,7 +132,13 @@ for size in 80x24 200x60; do
 	else not_ok "$n: A's kswapd scan rate is A's" "shown '$ga' in '$row', recorded ${wa}k"; fi
 	if [ -n "$gb" ] && near "$gb" "$wb"; then ok "$n: B's beside it is B's (${gb}k, ${wb}k recorded)"
 	else not_ok "$n: B's beside it is B's" "shown '$gb' in '$row', recorded ${wb}k"; fi
-	check_screen "$n: B's trend under A's" $n '^ +B +[▁▂▃▄▅▆▇█ ]*[▁▂▃▄▅▆▇█]'
+	check_screen "$n: Memory: A's free" $n '^ total [0-9.]+G  avail [0-9.]+G  free 23\.2G '
+	if [ $r -ge 26 ]; then
+		check_screen "$n: ... and B's line under it with B's" $n '^ B total [0-9.]+G  avail [0-9.]+G  free 1\.0G '
+	else
+		check_no_screen "$n: ... no room for B's at $size: the rates keep theirs" $n '^ B total '
+	fi
+	check_screen "$n: B's trend under A's" $n '  B +[▁▂▃▄▅▆▇█ ]*[▁▂▃▄▅▆▇█]'
 	check_eq "$n: nothing past $c columns" "$(screen_of $n | wc -L)" $c
 	# Reclaim: B's row under each of A's, its value and chart B's.
 	keys $n 3

@@ -47,10 +47,37 @@ panel_filtered(const struct view_ctx *ctx, struct area *a, const char *what)
 		  ctx->filter);
 }
 
+struct mem_item {
+	const char *label;
+	enum mem_field f;
+};
+
+/* The second recording's memory (replay --compare) on one line, "B" first. */
+static void
+memory_line_b(const struct view_ctx *b, struct area *a, const struct mem_item *items,
+	      size_t n)
+{
+	const struct hist_entry *e = b->e;
+	int x = a->x + 1;
+	char v[16];
+
+	x += draw_text(a->y, x, a->w - 1, ST_HEAT3, "B ");
+	for (size_t i = 0; e && (e->valid & SRC_BIT(SRC_MEMINFO)) && i < n; i++) {
+		if (!(e->mem_valid & (1u << items[i].f)))
+			continue;
+		fmt_kib(e->mem[items[i].f], v, sizeof(v));
+		if (x + (int)strlen(items[i].label) + (int)strlen(v) + 2 > a->x + a->w)
+			break;
+		x += draw_text(a->y, x, a->w, ST_DIM, "%s ", items[i].label);
+		x += draw_text(a->y, x, a->w, ST_HEAT3, "%s ", v) + 1;
+	}
+	a->y++;
+}
+
 static void
 panel_memory(const struct view_ctx *ctx, struct area *a, int max_lines)
 {
-	static const struct { const char *label; enum mem_field f; } items[] = {
+	static const struct mem_item items[] = {
 		{ "total", MEM_TOTAL }, { "avail", MEM_AVAILABLE }, { "free", MEM_FREE },
 		{ "cached", MEM_CACHED }, { "anon", MEM_ANON }, { "dirty", MEM_DIRTY },
 		{ "writeback", MEM_WRITEBACK }, { "shmem", MEM_SHMEM },
@@ -86,6 +113,9 @@ panel_memory(const struct view_ctx *ctx, struct area *a, int max_lines)
 		x += draw_text(a->y + 1 + row, x + 1, a->w, ST_NORMAL, "%s ", v) + 1;
 	}
 	a->y += 2 + row;
+	/* Where the memory has two lines: a short screen keeps its rates. */
+	if (ctx->b && max_lines >= 2 && area_room(a, 1))
+		memory_line_b(ctx->b, a, items, sizeof(items) / sizeof(items[0]));
 }
 
 static void
