@@ -3,8 +3,8 @@
 # roots recorded side by side, B's pgscan_kswapd counting twice as fast
 # and B started a second later; B's sample is the one at the same elapsed
 # time (or from a mark both have), its time in the header, its memory,
-# rates (beside A's, its trend under them), Reclaim rows and heatmap,
-# from B's own files.
+# rates (beside A's, its trend under them), Reclaim rows, heatmap and
+# kernel log events, from B's own files.
 set -u
 . "$TESTLIB"
 T=$TMPDIR_TEST
@@ -20,9 +20,11 @@ for w in a b; do
 	echo host$w > $T/$w/sys/kernel/hostname
 	echo 6.1.0-$w > $T/$w/sys/kernel/osrelease
 done
-# B's free memory is its own: 1 GiB.
+# B's free memory is its own: 1 GiB; and 4242 free blocks of order 0 in DMA32.
 awk '$1 == "MemFree:" { $2 = 1048576 } { print }' $T/b/meminfo > $T/b/meminfo.new &&
 	mv $T/b/meminfo.new $T/b/meminfo
+awk '$4 == "DMA32" { $5 = 4242 } { print }' $T/b/buddyinfo > $T/b/buddyinfo.new &&
+	mv $T/b/buddyinfo.new $T/b/buddyinfo
 start=$(date +%s.%N)
 ( while [ ! -f $T/stop ]; do
 	n=$(date +%s.%N)
@@ -34,10 +36,13 @@ start=$(date +%s.%N)
 	sleep 0.05
 done ) &
 wpid=$!
-$PAGETOP record --proc-root $T/a -o $T/a.ptrec -d 0.2 --duration 6 2>/dev/null &
+# B's kernel log has an OOM kill, A's nothing.
+: > $T/a.kmsg
+head -1 "$FIXTURES/kmsg/oom-kill-5.x-global.kmsg" > $T/b.kmsg
+$PAGETOP record --proc-root $T/a --kmsg $T/a.kmsg -o $T/a.ptrec -d 0.2 --duration 6 2>/dev/null &
 p1=$!
 sleep 1
-$PAGETOP record --proc-root $T/b -o $T/b.ptrec -d 0.2 --duration 6 2>/dev/null &
+$PAGETOP record --proc-root $T/b --kmsg $T/b.kmsg -o $T/b.ptrec -d 0.2 --duration 6 2>/dev/null &
 p2=$!
 sleep 2.5
 $PAGETOP mark "halfway" >/dev/null
@@ -153,6 +158,8 @@ for size in 80x24 200x60; do
 	check_eq "$n: nothing past $c columns on Reclaim" "$(screen_of $n | wc -L)" $c
 	# Fragmentation: B's heatmap of the same zone under A's, where there is room.
 	keys $n 2
+	check_screen "$n: Fragmentation: B's free blocks beside A's" $n '^ord +free +B free '
+	check_screen "$n: ... B's own (DMA32, order 0: 1 in A, 4242 in B)" $n '^ 0 +1 +4242 '
 	if [ $r -ge 40 ]; then
 		check_screen "$n: Fragmentation: A's heatmap, named" $n '^A: free pages at each order'
 		check_screen "$n: ... and B's under it" $n '^B: free pages at each order'
@@ -161,6 +168,11 @@ for size in 80x24 200x60; do
 	else
 		check_screen "$n: Fragmentation: the table" $n '^ord +free'
 	fi
+	# Events: B's under A's, B's own.
+	keys $n 5
+	check_screen "$n: Events: A's list has none" $n '^no event so far'
+	check_screen "$n: ... B's events under it" $n '^B: its kernel log events up to its sample'
+	check_screen "$n: ... with B's OOM kill" $n '^[0-9:.]{12}  oom-kill +Out of memory: Killed process 15784'
 	keys $n 1
 	keys $n End
 	check_screen "$n: End: A's last sample" $n "REPLAY $(clock $(time_of $T/a.json $(($(wc -l < $T/a.json) - 1)))) "

@@ -201,6 +201,8 @@ dashboard_compare_sync(struct dashboard *d)
 	size_t target;
 
 	d->b_where = 0;
+	if (isnan(w))
+		return;		/* a sample without a time: B stays */
 	if (w < feed_time_of(b, 0) - 0.0005) {
 		d->b_where = -1;
 		target = 0;
