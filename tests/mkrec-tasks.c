@@ -1,9 +1,9 @@
 /*
- * mkrec-tasks OUT: a recording of 30 samples at 1 s from 1.7e9 with what
+ * mkrec-tasks OUT [FROM]: a recording of 30 samples at 1 s from 1.7e9 with what
  * replay's stops are tested on, at known moments:
  *   marks "one" at +4.5 s (its first sample at or after it: 5), "two" at
  *   +12 s (12) and "three" at +20.3 s (21);
- *   three tasks blocked in new ways at sample 8 (an ext4 journal commit,
+ *   three tasks blocked in new ways at sample 8, or FROM (an ext4 journal commit,
  *   writeback, a vfork), and a fourth way at sample 17 (a page lock);
  *   a gap of 3 samples lost before sample 25.
  */
@@ -48,11 +48,13 @@ main(int argc, char **argv)
 	struct sample *s;
 	static uint8_t buf[1 << 20];
 	char why[300];
+	int from;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: mkrec-tasks OUT\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: mkrec-tasks OUT [FROM]\n");
 		return 2;
 	}
+	from = argc == 3 ? atoi(argv[2]) : 8;
 	rec_header_init(&h);
 	snprintf(h.hostname, sizeof(h.hostname), "mkrec");
 	h.interval = 1;
@@ -66,7 +68,7 @@ main(int argc, char **argv)
 
 		memset(&s->tasks, 0, sizeof(s->tasks));
 		s->tasks.total = 10;
-		if (i >= 8)
+		if (i >= from)
 			for (int k = 0; k < 3; k++)
 				block(s, k);
 		if (i >= 17)

@@ -201,4 +201,23 @@ print(ep('$mb') + ep(day + ' $ta') - ep('$ma'))")
 	keys $n q
 	check_screen "$n: q quits" $n '^exit=0$'
 done
+
+# Tasks: B's groups under A's list, from B's history. B's three ways of
+# blocking start at its sample 3, A's at 8: at A's sample 5 only B has them.
+check "the crafted recordings are made" sh -c "$MKREC_TASKS $T/ta.ptrec && $MKREC_TASKS $T/tb.ptrec 3"
+for size in 80x24 200x60; do
+	c=${size%x*}; r=${size#*x}
+	n=k$c
+	tmux_start $n $c $r "$PAGETOP replay $T/ta.ptrec --compare $T/tb.ptrec"
+	wait_screen $n 'REPLAY 22:13:20\.000 ' >/dev/null
+	keys $n Right Right Right Right Right 4
+	check_screen "$n: Tasks: A at its sample 5" $n 'REPLAY 22:13:25\.000 x1 paused  B 22:13:25\.000 '
+	check_screen "$n: ... no task blocked in A" $n 'no task is blocked'
+	check_screen "$n: ... B's groups under it" $n '^B: blocked tasks at its sample'
+	check_screen "$n: ... B's journal wait" $n '^ +1 +[0-9a-z]+ +journal +waiting for the ext4 journal to commit'
+	check_screen "$n: ... and its vfork" $n '^ +1 +[0-9a-z]+ +vfork '
+	check_eq "$n: nothing past $c columns" "$(screen_of $n | wc -L)" $c
+	keys $n q
+	check_screen "$n: q quits" $n '^exit=0$'
+done
 done_testing
