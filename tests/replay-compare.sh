@@ -143,6 +143,14 @@ for size in 80x24 200x60; do
 	else
 		check_no_screen "$n: ... no room for B's at $size: the rates keep theirs" $n '^ B total '
 	fi
+	if [ $c -ge 150 ]; then
+		# The right half: free blocks per order, B's line under each zone's.
+		rows=$(screen_of $n | cut -c102- | grep -A1 '^ 0 DMA32 ')
+		la=$(echo "$rows" | sed -n 1p | awk '{ print $3 }')
+		lb=$(echo "$rows" | sed -n 2p | awk '{ print $1 ":" $2 }')
+		check_match "$n: free blocks per order: B's line under DMA32's" "$lb" '^B:[▁▂▃▄▅▆▇█.]{11}$'
+		check "$n: ... B's own (4242 blocks at order 0 in B, 1 in A)" test "B:$la" != "$lb"
+	fi
 	check_screen "$n: B's trend under A's" $n '  B +[▁▂▃▄▅▆▇█ ]*[▁▂▃▄▅▆▇█]'
 	check_eq "$n: nothing past $c columns" "$(screen_of $n | wc -L)" $c
 	# Reclaim: B's row under each of A's, its value and chart B's.

@@ -265,16 +265,85 @@ panel_psi(const struct view_ctx *ctx, struct area *a, int max_rows)
 	}
 }
 
+/* Zone z's free blocks per order in ctx on line y, cell columns an order:
+ * b, the second recording's line ("B" for the zone's name). */
 static void
-panel_orders(const struct view_ctx *ctx, struct area *a)
+orders_row(const struct view_ctx *ctx, const struct area *a, int y, int z, int cell, int pb,
+	   bool b)
+{
+	const struct hist_shape *sh = &ctx->h->shape;
+	const uint32_t *bl = history_buddy(ctx->h, ctx->seq, z);
+	uint64_t free[MAX_ORDERS], max = 0;
+	char u[3][16];
+	struct frag fr;
+	int x, n = sh->n_orders;
+
+	if (!bl)
+		return;
+	for (int o = 0; o < n; o++) {
+		free[o] = bl[o];
+		if (free[o] > max)
+			max = free[o];
+	}
+	frag_compute(free, n, &fr);
+	x = a->x + 1;
+	if (b)
+		draw_text(y, x, a->w, ST_HEAT3, "%9s", "B");
+	else
+		draw_text(y, x, a->w, ST_NORMAL, "%d %-7s %s ", sh->zones[z].node,
+			  sh->zones[z].name, fr.free_pages ? "" : " ");
+	x = a->x + 21;
+	/* One cell per order: height and colour by count, log scale. */
+	for (int o = 0; o < n; o++) {
+		double f = max ? arith_log_share((double)free[o], (double)max) : 0;
+
+		if (cell == 1) {
+			x += draw_text(y, x, 1, draw_heat_style(free[o], max), "%s",
+				       free[o] ? draw_level_glyph(f) : ".");
+		} else {
+			char num[8];
+
+			fmt_count((double)free[o], num, sizeof(num));
+			x += draw_text(y, x, cell, draw_heat_style(free[o], max), " %*s",
+				       cell - 1, free[o] ? num : ".");
+		}
+	}
+	if (pb >= n)
+		pb = n - 1;
+	fmt_index(fr.unusable[2 < n ? 2 : 0], u[0], sizeof(u[0]));
+	fmt_index(fr.unusable[3 < n ? 3 : 0], u[1], sizeof(u[1]));
+	fmt_index(fr.unusable[pb], u[2], sizeof(u[2]));
+	x++;
+	x += draw_text(y, x, a->x + a->w - x, fr.highest_free_order < pb ? ST_BAD :
+		       ST_NORMAL, " %4d ", fr.highest_free_order);
+	draw_text(y, x, a->x + a->w - x, ST_NORMAL, " %6s %6s %7s", u[0], u[1], u[2]);
+}
+
+/* The zone of the second recording with zone z's node and name; -1 none. */
+static int
+zone_in_b(const struct view_ctx *ctx, int z)
+{
+	const struct hist_shape *sb = &ctx->b->h->shape;
+	const struct hist_zone *zone = &ctx->h->shape.zones[z];
+
+	for (int k = 0; k < sb->n_zones; k++)
+		if (sb->zones[k].node == zone->node && strcmp(sb->zones[k].name, zone->name) == 0)
+			return k;
+	return -1;
+}
+
+/* With a second recording, and rows to spare (b_rows), B's line under
+ * each zone. */
+static void
+panel_orders(const struct view_ctx *ctx, struct area *a, bool b_rows)
 {
 	const struct hist_shape *sh = &ctx->h->shape;
 	const struct hist_entry *e = ctx->e;
 	int pb = sh->pageblock_order > 0 && sh->pageblock_order < sh->n_orders ?
 	    sh->pageblock_order : sh->n_orders - 1;
 	/* Figures per order when they fit (5 columns each), glyphs otherwise. */
-	int cell = a->w >= 21 + sh->n_orders * 5 + 30 ? 5 : 1, x;
-	char why[200], u[3][16], title[256], pbhead[24];
+	int cell = a->w >= 21 + sh->n_orders * 5 + 30 ? 5 : 1;
+	char why[200], title[256], pbhead[24];
 	int shown = 0, filtered = 0;
 
 	snprintf(pbhead, sizeof(pbhead), "unus@%d", pb);
@@ -294,56 +363,24 @@ panel_orders(const struct view_ctx *ctx, struct area *a)
 	}
 	a->y++;
 	for (int z = 0; z < sh->n_zones && area_room(a, 1); z++) {
-		const uint32_t *b = history_buddy(ctx->h, ctx->seq, z);
-		uint64_t free[MAX_ORDERS], max = 0;
-		struct frag fr;
+		int zb;
 
-		if (!b)
+		if (!history_buddy(ctx->h, ctx->seq, z))
 			continue;
 		if (!zone_shown(ctx, z)) {
 			filtered++;
 			continue;
 		}
 		shown++;
-		for (int o = 0; o < sh->n_orders; o++) {
-			free[o] = b[o];
-			if (free[o] > max)
-				max = free[o];
-		}
-		frag_compute(free, sh->n_orders, &fr);
-		x = a->x + 1;
-		x += draw_text(a->y, x, a->w, ST_NORMAL, "%d %-7s %s ", sh->zones[z].node,
-			       sh->zones[z].name, fr.free_pages ? "" : " ");
-		x = a->x + 21;
-		/* One cell per order: height and colour by count, log scale. */
-		for (int o = 0; o < sh->n_orders; o++) {
-			double f = max ? arith_log_share((double)free[o], (double)max) : 0;
-
-			if (cell == 1) {
-				x += draw_text(a->y, x, 1, draw_heat_style(free[o], max), "%s",
-					       free[o] ? draw_level_glyph(f) : ".");
-			} else {
-				char n[8];
-
-				fmt_count((double)free[o], n, sizeof(n));
-				x += draw_text(a->y, x, cell, draw_heat_style(free[o], max), " %*s",
-					       cell - 1, free[o] ? n : ".");
-			}
-		}
-		fmt_index(fr.unusable[2 < sh->n_orders ? 2 : 0], u[0], sizeof(u[0]));
-		fmt_index(fr.unusable[3 < sh->n_orders ? 3 : 0], u[1], sizeof(u[1]));
-		fmt_index(fr.unusable[pb], u[2], sizeof(u[2]));
-		x++;
-		x += draw_text(a->y, x, a->x + a->w - x, fr.highest_free_order < pb ? ST_BAD :
-			       ST_NORMAL, " %4d ", fr.highest_free_order);
-		draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, " %6s %6s %7s", u[0], u[1], u[2]);
-		a->y++;
+		orders_row(ctx, a, a->y++, z, cell, pb, false);
+		if (b_rows && ctx->b && (zb = zone_in_b(ctx, z)) >= 0 && area_room(a, 1) &&
+		    ctx->b->e && (ctx->b->e->valid & SRC_BIT(SRC_BUDDYINFO)))
+			orders_row(ctx->b, a, a->y++, zb, cell, pb, true);
 	}
 	if (!shown && filtered)
 		panel_filtered(ctx, a, "zone's name");
 }
 
-/* Group g as "N category, >=Ns: reason", cut at a word to w columns. */
 static void
 group_text(const struct hist_task_group *g, int w, char *dst, size_t size)
 {
@@ -663,7 +700,7 @@ overview_draw(const struct view_ctx *ctx, void *state)
 			left.y++;
 		left.y += view_events_lines(ctx, left.y, left.x, left.w,
 					    left.end - left.y < 10 ? left.end - left.y : 10);
-		panel_orders(ctx, &right);
+		panel_orders(ctx, &right, true);
 		right.y++;
 		panel_rates(ctx, &right, 1, (right.end - right.y - 1) / N_RATE_ITEMS > 4 ? 4 :
 			    (right.end - right.y - 1) / N_RATE_ITEMS);
@@ -673,7 +710,7 @@ overview_draw(const struct view_ctx *ctx, void *state)
 	panel_tasks(ctx, &left, true);
 	panel_zones(ctx, &left);
 	panel_psi(ctx, &left, ctx->rows >= 30 ? PSI_COUNT : 2);
-	panel_orders(ctx, &left);
+	panel_orders(ctx, &left, ctx->rows >= 40);
 	panel_rates(ctx, &left, 2, 1);
 }
 
