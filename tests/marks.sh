@@ -98,7 +98,10 @@ check_screen "the dashboard quits" dm '^exit=0$'
 # a file open for writing (here on descriptor 3) is still not recording.
 sock_mode() { stat -c %a $XDG_RUNTIME_DIR/pagetop/*.sock 2>/dev/null; }
 rm -f $XDG_RUNTIME_DIR/pagetop/*.sock
-tmux_start dw 80 24 "cd $T && LANG=C.UTF-8 $PAGETOP --proc-root $T/root -d 0.3 3>>$T/written"
+# In a directory of its own: R's default name is by the second, and the
+# dashboard before may have recorded in the same one.
+mkdir $T/dw
+tmux_start dw 80 24 "cd $T/dw && LANG=C.UTF-8 $PAGETOP --proc-root $T/root -d 0.3 3>>$T/written"
 wait_screen dw 'Memory' >/dev/null
 i=0
 while [ $i -lt 50 ] && [ "$(sock_mode)" != 400 ]; do sleep 0.1; i=$((i + 1)); done
