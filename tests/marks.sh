@@ -1,7 +1,8 @@
 #!/bin/sh
 # pagetop mark: a mark longer than 255 bytes is cut on a UTF-8 character
 # boundary; a marks directory taken by another user (or open to others)
-# is said to be so, not taken for "no pagetop is recording".
+# is said to be so, not taken for "no pagetop is recording"; whether a
+# pagetop takes marks is its socket's mode (a dashboard before R: no).
 set -u
 . "$TESTLIB"
 T=$TMPDIR_TEST
@@ -91,4 +92,54 @@ check_eq "the dashboard stopped recording: nothing is recording again" "$?:$err"
 	"1:pagetop: mark: nothing is recording: press R in the dashboard, or start pagetop record"
 keys dm q
 check_screen "the dashboard quits" dm '^exit=0$'
+
+# Whether a pagetop takes marks is its socket's mode, which it keeps (600
+# while recording, 400 while not), not what it has open: a dashboard with
+# a file open for writing (here on descriptor 3) is still not recording.
+sock_mode() { stat -c %a $XDG_RUNTIME_DIR/pagetop/*.sock 2>/dev/null; }
+rm -f $XDG_RUNTIME_DIR/pagetop/*.sock
+# In a directory of its own: R's default name is by the second, and the
+# dashboard before may have recorded in the same one.
+mkdir $T/dw
+tmux_start dw 80 24 "cd $T/dw && LANG=C.UTF-8 $PAGETOP --proc-root $T/root -d 0.3 3>>$T/written"
+wait_screen dw 'Memory' >/dev/null
+i=0
+while [ $i -lt 50 ] && [ "$(sock_mode)" != 400 ]; do sleep 0.1; i=$((i + 1)); done
+check_eq "a dashboard not recording: its socket is 400" "$(sock_mode)" 400
+err=$($PAGETOP mark "lost" 2>&1)
+check_eq "... with a file open for writing, nothing is recording" "$?:$err" \
+	"1:pagetop: mark: nothing is recording: press R in the dashboard, or start pagetop record"
+keys dw R
+check_screen "R records" dw 'recording to .*\(R stops\)'
+check_eq "... its socket is 600" "$(sock_mode)" 600
+out=$($PAGETOP mark "kept")
+check_eq "... and it gets the mark" "$?:$out" "0:marked 1 recording"
+keys dw R
+check_screen "R stops" dw 'recorded to '
+check_eq "... its socket is 400 again" "$(sock_mode)" 400
+keys dw q
+check_screen "the dashboard quits" dw '^exit=0$'
+check_eq "... and its socket is gone" "$(sock_mode)" ""
+
+# A socket left at 400 by a pagetop that died is removed by the next mark.
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1])' \
+	$XDG_RUNTIME_DIR/pagetop/$dead.sock
+chmod 400 $XDG_RUNTIME_DIR/pagetop/$dead.sock
+err=$($PAGETOP mark "nobody" 2>&1)
+check_eq "a dead pagetop's socket: nothing is recording" "$?" 1
+check "... and its socket is removed" test ! -e $XDG_RUNTIME_DIR/pagetop/$dead.sock
+
+# A recorder takes marks whatever its umask.
+(umask 277; exec $PAGETOP record --proc-root $T/root -o $T/m3.ptrec -d 0.1 --flush 0.2 2>$T/rec3.err) &
+rpid=$!
+i=0
+while [ $i -lt 50 ] && [ -z "$(sock_mode)" ]; do sleep 0.1; i=$((i + 1)); done
+check_eq "a recorder under umask 277: its socket is 600" "$(sock_mode)" 600
+out=$($PAGETOP mark "umask")
+check_eq "... and it gets the mark" "$?:$out" "0:marked 1 recording"
+kill -INT $rpid
+wait $rpid
 done_testing

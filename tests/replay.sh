@@ -38,11 +38,11 @@ check_screen "... also on a terminal, with exit 1" bad '^pagetop: /etc/passwd: n
 check_screen "... exit 1" bad '^exit=1$'
 
 tmux_start rp 80 24 "$PAGETOP replay $T/r.ptrec"
-check_screen "replay: the recording's host and kernel" rp '^ pagetop  recordhost  6\.1\.0-rec  REPLAY [0-9:]{8} x1 paused'
+check_screen "replay: the recording's host and kernel" rp '^ pagetop  recordhost  6\.1\.0-rec  REPLAY [0-9:]{8}\.[0-9]{3} x1 paused'
 check_screen "replay starts at the start (timeline at 0s)" rp '^\[◆.*\] 0s / [56]s$'
 check_screen "replay: the mark on the timeline" rp '^\[◆─+\|─+\]'
-check_screen "replay keys on the status line" rp 'space play .* \[ \] speed  g go to  n/N next/prev event'
-t0=$(screen_of rp | sed -En '1s/.*REPLAY ([0-9:]{8}).*/\1/p')
+check_screen "replay keys on the status line" rp 'space play .* \[ \] speed  g go to  n/N/f event'
+t0=$(screen_of rp | sed -En '1s/.*REPLAY ([0-9:]{8}\.[0-9]{3}).*/\1/p')
 keys rp Right Right Right Right Right
 check_screen "Right steps forward: 5 samples at 0.2 s is 1 s" rp '\] 1s / [56]s$'
 # The rate over sample 4 -> 5, from the recorded counters and times.
@@ -61,14 +61,14 @@ fi
 keys rp Left
 check_screen "Left steps back" rp '\] 0s / [56]s$'
 keys rp ] ]
-check_screen "] speeds up to x4" rp 'REPLAY [0-9:]{8} x4 '
+check_screen "] speeds up to x4" rp 'REPLAY [0-9:]{8}\.[0-9]{3} x4 '
 keys rp [
-check_screen "[ slows down to x2" rp 'REPLAY [0-9:]{8} x2 '
+check_screen "[ slows down to x2" rp 'REPLAY [0-9:]{8}\.[0-9]{3} x2 '
 keys rp Space
-check_screen "space plays" rp 'REPLAY [0-9:]{8} x2 ▶'
+check_screen "space plays" rp 'REPLAY [0-9:]{8}\.[0-9]{3} x2 ▶'
 sleep 1.5
 keys rp Space
-check_screen "space pauses again, further on" rp 'REPLAY [0-9:]{8} x2 paused'
+check_screen "space pauses again, further on" rp 'REPLAY [0-9:]{8}\.[0-9]{3} x2 paused'
 check_no_screen "... not at the start any more" rp '\] 0s / [56]s$'
 keys rp Home
 check_screen "Home goes back to the start" rp '\] 0s / [56]s$'

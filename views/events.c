@@ -198,6 +198,39 @@ draw_detail(const struct view_ctx *ctx, struct events_state *st, const struct ev
 		draw_text(end - 1, ctx->x + ctx->cols - 27, 27, ST_DIM, " more: Down/PgDn, Esc back");
 }
 
+/* replay --compare: the second recording's newest events up to its
+ * sample, newest first, in the rows from y to end (a title first). */
+static void
+events_draw_b(const struct view_ctx *b, int y, int end)
+{
+	uint64_t i, first, last;
+	char t[FMT_MOMENT_SIZE];
+
+	view_title(y++, b->x, b->cols, "B: its kernel log events up to its sample, newest first");
+	if (!b->events || !events_range(b->events, &first, &last) ||
+	    !events_last_at(b->events, b->seq, &i)) {
+		if (y < end)
+			draw_text(y, b->x, b->cols, ST_DIM, "%s", b->kmsg && b->kmsg->read ?
+				  "no event so far" : "no kernel log in B");
+		return;
+	}
+	for (; y < end && i >= first; i--, y++) {
+		const struct event_entry *e = events_get(b->events, i);
+		int x = b->x;
+
+		if (!e)
+			break;
+		fmt_moment(e->wall, FMT_CLOCK, t, sizeof(t));
+		x += draw_text(y, x, b->cols, ST_NORMAL, "%-12s  ", t);
+		x += draw_text(y, x, b->x + b->cols - x, view_kmsg_style(e->ev.kind), "%-13s  ",
+			       kmsg_kind_name(e->ev.kind));
+		draw_text(y, x, b->x + b->cols - x, ST_NORMAL, "%.*s",
+			  (int)kmsg_event_first_line(&e->ev), e->ev.text);
+		if (i == first)
+			break;
+	}
+}
+
 static void
 events_draw(const struct view_ctx *ctx, void *state)
 {
@@ -206,6 +239,11 @@ events_draw(const struct view_ctx *ctx, void *state)
 	int y = ctx->y, end = ctx->y + ctx->rows;
 	char t[16];
 
+	/* The second recording's events take the bottom third. */
+	if (ctx->b && ctx->rows >= 9) {
+		end -= ctx->rows / 3;
+		events_draw_b(ctx->b, end, ctx->y + ctx->rows);
+	}
 	y = draw_status_line(ctx, y);
 	list_build(ctx, st);
 	if (st->detail) {

@@ -105,13 +105,13 @@ heat_cell(const struct draw_area *a, int row, int col, enum frag_heat kind, uint
  * rows, under a line with the time at both ends. */
 void
 frag_heatmap(const struct view_ctx *ctx, const struct draw_area *a, int row, int hr, int z,
-	     const struct frag_heatmap_window *w, enum frag_heat kind)
+	     const struct frag_heatmap_window *w, enum frag_heat kind, const char *who)
 {
 	const char *title = kind == HEAT_FREE ? "free pages at each order (colour: log scale)" :
 	    "unusable free index at each order (0 to 1)";
 	int n = ctx->h->shape.n_orders, lo, hi, x, gap, lw = (int)strlen(w->left);
 	struct frag_zone fz;
-	char label[32];
+	char label[32], named[80];
 	uint64_t max = kind == HEAT_UNUSABLE ? 1000 : 0;
 
 	x = w->x0 + (w->cells - w->n);
@@ -126,7 +126,13 @@ frag_heatmap(const struct view_ctx *ctx, const struct draw_area *a, int row, int
 	 * short, before the left one. */
 	gap = ctx->cols - (int)strlen(w->right) - (x + lw);
 	for (int k = 0; k < 2; k++) {
-		int tl = (int)strlen(title);
+		int tl;
+
+		if (who) {
+			snprintf(named, sizeof(named), "%s: %s", who, title);
+			title = named;
+		}
+		tl = (int)strlen(title);
 
 		if (gap >= tl + 4) {
 			draw_area_text(a, row, x + lw + (gap - tl) / 2, tl, ST_TITLE, "%s", title);
@@ -137,6 +143,8 @@ frag_heatmap(const struct view_ctx *ctx, const struct draw_area *a, int row, int
 			break;
 		}
 		title = kind == HEAT_FREE ? "free pages by order" : "unusable index";
+		if (who && kind == HEAT_FREE)
+			title = "free pages";
 	}
 	row++;
 

@@ -31,8 +31,10 @@ enum frag_heat {
 /* The entries that fit right of order labels label_w wide, ending at the
  * one shown. */
 void frag_heatmap_window(const struct view_ctx *ctx, int label_w, struct frag_heatmap_window *w);
-/* Zone z's heatmap in hr rows under a line with the times, from row of a. */
+/* Zone z's heatmap in hr rows under a line with the times, from row of a;
+ * who (NULL: none) names the recording in its title ("B", replay
+ * --compare). */
 void frag_heatmap(const struct view_ctx *ctx, const struct draw_area *a, int row, int hr, int z,
-		  const struct frag_heatmap_window *w, enum frag_heat kind);
+		  const struct frag_heatmap_window *w, enum frag_heat kind, const char *who);
 
 #endif

@@ -34,6 +34,7 @@ struct frag_layout {
 	int tag_w;			/* "pb", "top", "pb,top" */
 	int ord_w;			/* order and tag */
 	int free_w, chg_w, pages_w, above_w;	/* 0: not shown */
+	int bfree_w;			/* replay --compare: B's free blocks; 0 none */
 	int left;			/* width of the buddyinfo part */
 	int n_types;			/* type columns shown */
 	int cut;			/* type names cut to this */
@@ -162,11 +163,18 @@ type_width(const struct view_ctx *ctx, const struct frag_zone_pti *p, int t, int
  * everything fits in cols. chg needs the entry at the window's left edge. */
 static bool
 frag_fit(const struct view_ctx *ctx, const struct frag_zone_pti *p, const char *msg,
-	 const struct frag_zone *now, const struct frag_zone *then, enum frag_extra extra, int cut,
-	 struct frag_layout *l)
+	 const struct frag_zone *now, const struct frag_zone *then, const struct frag_zone *nowb,
+	 enum frag_extra extra, int cut, struct frag_layout *l)
 {
 	int tw, total;
 
+	l->bfree_w = 0;
+	if (nowb && nowb->have) {
+		l->bfree_w = 6;
+		for (int o = 0; o < l->n; o++)
+			if (draw_uint_width(nowb->free[o]) > l->bfree_w)
+				l->bfree_w = draw_uint_width(nowb->free[o]);
+	}
 	l->free_w = 4;
 	l->pages_w = l->above_w = l->chg_w = 0;
 	for (int o = 0; o < l->n; o++)
@@ -191,7 +199,8 @@ frag_fit(const struct view_ctx *ctx, const struct frag_zone_pti *p, const char *
 		if (draw_uint_width(now->f.free_pages) > l->above_w)
 			l->above_w = draw_uint_width(now->f.free_pages);
 	}
-	l->left = l->ord_w + 2 + l->free_w + (l->chg_w ? 2 + l->chg_w : 0) +
+	l->left = l->ord_w + 2 + l->free_w + (l->bfree_w ? 2 + l->bfree_w : 0) +
+	    (l->chg_w ? 2 + l->chg_w : 0) +
 	    (l->pages_w ? 2 + l->pages_w : 0) + (l->above_w ? 2 + l->above_w : 0) +
 	    2 + 8 + 2 + 7;
 	l->cut = cut;
@@ -217,7 +226,8 @@ frag_fit(const struct view_ctx *ctx, const struct frag_zone_pti *p, const char *
 
 static void
 frag_layout(const struct view_ctx *ctx, const struct frag_zone_pti *p, const char *msg,
-	    const struct frag_zone *now, const struct frag_zone *then, struct frag_layout *l)
+	    const struct frag_zone *now, const struct frag_zone *then,
+	    const struct frag_zone *nowb, struct frag_layout *l)
 {
 	static const struct {
 		enum frag_extra extra;
@@ -233,10 +243,10 @@ frag_layout(const struct view_ctx *ctx, const struct frag_zone_pti *p, const cha
 	l->tag_w = pb >= 0 && pb == top ? 6 : top >= 0 ? 3 : pb >= 0 ? 2 : 0;
 	l->ord_w = l->tag_w ? 3 + l->tag_w : 3;
 	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++)
-		if (frag_fit(ctx, p, msg, now, then, tries[i].extra, tries[i].cut, l))
+		if (frag_fit(ctx, p, msg, now, then, nowb, tries[i].extra, tries[i].cut, l))
 			return;
 	/* Too narrow for every type: show those that fit at the shortest cut. */
-	frag_fit(ctx, p, msg, now, then, EXTRA_NONE, 3, l);
+	frag_fit(ctx, p, msg, now, then, nowb, EXTRA_NONE, 3, l);
 }
 
 static enum style
@@ -307,6 +317,9 @@ frag_table_header(const struct view_ctx *ctx, const struct draw_area *a, int row
 
 	x += draw_area_text(a, row, x, l->ord_w, ST_TITLE, "%-*s", l->ord_w, "ord");
 	x += draw_area_text(a, row, x, 2 + l->free_w, ST_TITLE, "  %*s", l->free_w, "free");
+	if (l->bfree_w)
+		x += draw_area_text(a, row, x, 2 + l->bfree_w, ST_HEAT3, "  %*s", l->bfree_w,
+				    "B free");
 	if (l->chg_w)
 		x += draw_area_text(a, row, x, 2 + l->chg_w, ST_TITLE, "  %*s", l->chg_w,
 				    "chg");
@@ -331,7 +344,8 @@ frag_table_header(const struct view_ctx *ctx, const struct draw_area *a, int row
 static void
 frag_table_row(const struct view_ctx *ctx, const struct draw_area *a, int row, int o,
 	       const struct frag_layout *l, const struct frag_zone *now,
-	       const struct frag_zone *then, const struct frag_zone_pti *p)
+	       const struct frag_zone *then, const struct frag_zone *nowb,
+	       const struct frag_zone_pti *p)
 {
 	const struct frag *f = &now->f;
 	uint64_t blocks = now->free[o], b0 = then->free[o];
@@ -351,6 +365,9 @@ frag_table_row(const struct view_ctx *ctx, const struct draw_area *a, int row, i
 		x += draw_area_text(a, row, x, l->tag_w, ST_DIM, "%-*s", l->tag_w, tag);
 	x += draw_area_text(a, row, x, 2 + l->free_w, count_style(blocks), "  %*llu", l->free_w,
 			    (unsigned long long)blocks);
+	if (l->bfree_w)
+		x += draw_area_text(a, row, x, 2 + l->bfree_w, ST_HEAT3, "  %*llu", l->bfree_w,
+				    (unsigned long long)nowb->free[o]);
 	if (l->chg_w) {
 		if (blocks == b0)
 			snprintf(num, sizeof(num), "0");
@@ -546,6 +563,17 @@ frag_zone_table(const struct view_ctx *ctx, const struct draw_area *a, int row, 
 	return row;
 }
 
+/* The zone of the second recording with zone's node and name; -1 none. */
+static int
+frag_zone_in(const struct view_ctx *b, const struct hist_zone *zone)
+{
+	for (int z = 0; z < b->h->shape.n_zones; z++)
+		if (b->h->shape.zones[z].node == zone->node &&
+		    strcmp(b->h->shape.zones[z].name, zone->name) == 0)
+			return z;
+	return -1;
+}
+
 static void
 fragmentation_draw_lists(const struct view_ctx *ctx, void *state)
 {
@@ -554,12 +582,13 @@ fragmentation_draw_lists(const struct view_ctx *ctx, void *state)
 	int list[MAX_ZONES], n_list, sel, z, row = 0, n = sh->n_orders;
 	int table_rows, heat_rows, zone_rows;
 	const struct draw_area area = { ctx->y, ctx->x, ctx->rows, ctx->cols }, *a = &area;
-	struct frag_zone now, then;
+	struct frag_zone now, then, nowb;
 	struct frag_zone_pti p;
 	struct frag_layout l;
 	struct frag_heatmap_window w;
 	bool tall;
 	char why[160], msg[200];
+	int zb;
 
 	if (sh->n_zones == 0 || n == 0) {
 		if (view_missing(ctx, SRC_BUDDYINFO, why, sizeof(why)))
@@ -588,7 +617,12 @@ fragmentation_draw_lists(const struct view_ctx *ctx, void *state)
 	memset(&then, 0, sizeof(then));
 	if (w.n > 1)
 		frag_zone_get(ctx->h, w.first, z, &then);
-	frag_layout(ctx, &p, msg, &now, &then, &l);
+	/* With a second recording, its free blocks of the same zone. */
+	memset(&nowb, 0, sizeof(nowb));
+	zb = ctx->b && z >= 0 ? frag_zone_in(ctx->b, &sh->zones[z]) : -1;
+	if (zb >= 0)
+		frag_zone_get(ctx->b->h, ctx->b->seq, zb, &nowb);
+	frag_layout(ctx, &p, msg, &now, &then, &nowb, &l);
 
 	if (tall)
 		row = frag_zone_table(ctx, a, row, list, n_list, sel) + 1;
@@ -607,7 +641,7 @@ fragmentation_draw_lists(const struct view_ctx *ctx, void *state)
 		frag_table_groups(ctx, a, st, row++, &l, &p, msg, &w);
 		frag_table_header(ctx, a, row++, &l, &p);
 		for (int o = 0; o < n; o++)
-			frag_table_row(ctx, a, row++, o, &l, &now, &then, &p);
+			frag_table_row(ctx, a, row++, o, &l, &now, &then, &nowb, &p);
 		if (p.ok)
 			frag_blocks_row(a, row++, &l, &p);
 	}
@@ -615,16 +649,28 @@ fragmentation_draw_lists(const struct view_ctx *ctx, void *state)
 	/* A blank line between table and heatmap when it costs no order row. */
 	if (ctx->rows - row > heat_rows + 1)
 		row++;
+	/* With a second recording, its heatmap of the same zone under A's:
+	 * the rows shared when they are few. */
+	if (zb >= 0 && heat_rows >= 2 && !(heat_rows == n && ctx->rows - row >= 2 * (1 + n) + 1))
+		heat_rows = (heat_rows - 1) / 2;
 	/* Even one row (all orders: the zone's free pages) tells a story. */
 	if (heat_rows >= 1 && w.n > 0) {
-		frag_heatmap(ctx, a, row, heat_rows, z, &w, HEAT_FREE);
+		frag_heatmap(ctx, a, row, heat_rows, z, &w, HEAT_FREE, zb >= 0 ? "A" : NULL);
 		row += 1 + heat_rows;
 	} else if (row < ctx->rows) {
 		draw_area_text(a, row, 0, ctx->cols, ST_DIM, "(no room for the heatmap)");
 	}
+	if (zb >= 0 && heat_rows >= 1 && ctx->rows - row >= 1 + heat_rows) {
+		struct frag_heatmap_window wb;
+
+		frag_heatmap_window(ctx->b, w.label_w, &wb);
+		if (wb.n > 0)
+			frag_heatmap(ctx->b, a, row, heat_rows, zb, &wb, HEAT_FREE, "B");
+		row += 1 + heat_rows;
+	}
 	/* Tall screens: the unusable index over the same window, below. */
 	if (heat_rows == n && w.n > 0 && ctx->rows - row >= 2 + n)
-		frag_heatmap(ctx, a, row + 1, n, z, &w, HEAT_UNUSABLE);
+		frag_heatmap(ctx, a, row + 1, n, z, &w, HEAT_UNUSABLE, zb >= 0 ? "A" : NULL);
 }
 
 /* The free lists, and under them the fallbacks that came out of them. */

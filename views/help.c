@@ -15,9 +15,9 @@ static const char *const global_help[] = {
 	"R           start / stop recording the live session (REC in the header)",
 	"m           put a mark (a short text) into the recording",
 	"            replay: space play/pause, [ ] or - + speed (x0.25 to x64),",
-	"            g go to a time (14:03:10, +5m, -30s), n/N next/previous event:",
-	"            a mark, a gap, a kernel log event, PSI memory past 10%, stalls",
-	"            starting, new blocked tasks",
+	"            g go to a time (14:03:10, +5m, -30s), n/N next/previous event of",
+	"            the kinds f toggles (marks, kernel log, stalls, PSI past 10%, new",
+	"            task groups: off at first, gaps); ' and \" next/previous mark",
 	"?, h, F1    this help; again or Esc to go back",
 	"q, F10      quit (so do Ctrl-C, SIGTERM and SIGHUP)",
 	NULL

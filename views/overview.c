@@ -47,10 +47,37 @@ panel_filtered(const struct view_ctx *ctx, struct area *a, const char *what)
 		  ctx->filter);
 }
 
+struct mem_item {
+	const char *label;
+	enum mem_field f;
+};
+
+/* The second recording's memory (replay --compare) on one line, "B" first. */
+static void
+memory_line_b(const struct view_ctx *b, struct area *a, const struct mem_item *items,
+	      size_t n)
+{
+	const struct hist_entry *e = b->e;
+	int x = a->x + 1;
+	char v[16];
+
+	x += draw_text(a->y, x, a->w - 1, ST_HEAT3, "B ");
+	for (size_t i = 0; e && (e->valid & SRC_BIT(SRC_MEMINFO)) && i < n; i++) {
+		if (!(e->mem_valid & (1u << items[i].f)))
+			continue;
+		fmt_kib(e->mem[items[i].f], v, sizeof(v));
+		if (x + (int)strlen(items[i].label) + (int)strlen(v) + 2 > a->x + a->w)
+			break;
+		x += draw_text(a->y, x, a->w, ST_DIM, "%s ", items[i].label);
+		x += draw_text(a->y, x, a->w, ST_HEAT3, "%s ", v) + 1;
+	}
+	a->y++;
+}
+
 static void
 panel_memory(const struct view_ctx *ctx, struct area *a, int max_lines)
 {
-	static const struct { const char *label; enum mem_field f; } items[] = {
+	static const struct mem_item items[] = {
 		{ "total", MEM_TOTAL }, { "avail", MEM_AVAILABLE }, { "free", MEM_FREE },
 		{ "cached", MEM_CACHED }, { "anon", MEM_ANON }, { "dirty", MEM_DIRTY },
 		{ "writeback", MEM_WRITEBACK }, { "shmem", MEM_SHMEM },
@@ -86,6 +113,9 @@ panel_memory(const struct view_ctx *ctx, struct area *a, int max_lines)
 		x += draw_text(a->y + 1 + row, x + 1, a->w, ST_NORMAL, "%s ", v) + 1;
 	}
 	a->y += 2 + row;
+	/* Where the memory has two lines: a short screen keeps its rates. */
+	if (ctx->b && max_lines >= 2 && area_room(a, 1))
+		memory_line_b(ctx->b, a, items, sizeof(items) / sizeof(items[0]));
 }
 
 static void
@@ -161,15 +191,58 @@ panel_zones(const struct view_ctx *ctx, struct area *a)
 		panel_filtered(ctx, a, "zone's name");
 }
 
+/* PSI resource r of ctx's entry on line y from x, label first: some and
+ * full with their averages, and the trend of "some". */
+static void
+psi_row(const struct view_ctx *ctx, const struct area *a, int y, int r, const char *label,
+	enum style trend)
+{
+	const struct hist_entry *e = ctx->e;
+	double v[SPARK_MAX];
+	int x = a->x + 1, w, n;
+	uint64_t first, last;
+
+	x += draw_text(y, x, a->w, ST_NORMAL, "%-7s", label);
+	if (!e || !(e->valid & SRC_BIT(SRC_PSI_CPU + r))) {
+		draw_text(y, x, a->w, ST_DIM, "      %s", draw_unknown());
+		return;
+	}
+	for (int full = 0; full < 2; full++) {
+		const struct hist_psi_line *l = full ? &e->psi[r].full : &e->psi[r].some;
+
+		x += draw_text(y, x, a->w, ST_DIM, full ? "    " : "      ");
+		if (!l->present) {
+			x += draw_text(y, x, a->w, ST_DIM, "%19s", "");
+			continue;
+		}
+		x += draw_text(y, x, a->w, l->avg10 >= 1000 ? ST_BAD :
+			       l->avg10 >= 100 ? ST_WARN : ST_NORMAL, "%3u.%02u", l->avg10 / 100,
+			       l->avg10 % 100);
+		x += draw_text(y, x, a->w, ST_NORMAL, " %3u.%02u %3u.%02u", l->avg60 / 100,
+			       l->avg60 % 100, l->avg300 / 100, l->avg300 % 100);
+	}
+	/* The trend of "some" from the stall totals: finer than avg10. */
+	w = a->x + a->w - x - 2;
+	if (w >= 4 && history_range(ctx->h, &first, &last)) {
+		if (w > SPARK_MAX)
+			w = SPARK_MAX;
+		n = 0;
+		for (uint64_t s = ctx->seq + 1 - (ctx->seq + 1 - first < (uint64_t)w ?
+		     ctx->seq + 1 - first : (uint64_t)w); s <= ctx->seq; s++)
+			v[n++] = derive_psi_share(ctx->h, s, r, false);
+		draw_spark(y, x + 2, w, v, n, 100, trend);
+	}
+}
+
+/* With a second recording (B), each resource has B's line under it. */
 static void
 panel_psi(const struct view_ctx *ctx, struct area *a, int max_rows)
 {
 	static const char *const names[PSI_COUNT] = { "cpu", "memory", "io", "irq" };
 	static const int order[PSI_COUNT] = { PSI_MEMORY, PSI_IO, PSI_CPU, PSI_IRQ };
 	const struct hist_entry *e = ctx->e;
-	double v[SPARK_MAX];
 	char why[200];
-	int shown = 0;
+	int shown = 0, per = ctx->b ? 2 : 1;
 
 	if (!area_room(a, 2))
 		return;
@@ -179,53 +252,98 @@ panel_psi(const struct view_ctx *ctx, struct area *a, int max_rows)
 			draw_text(a->y++, a->x + 1, a->w - 1, ST_WARN, "%s", why);
 		return;
 	}
-	for (int k = 0; k < PSI_COUNT && shown < max_rows && area_room(a, 1); k++) {
-		int r = order[k], x = a->x + 1, w, n;
-		const struct hist_psi_line *l;
-		uint64_t first, last;
+	for (int k = 0; k < PSI_COUNT && shown + per <= max_rows * per && area_room(a, per);
+	     k++) {
+		int r = order[k];
 
 		if (!(e->valid & SRC_BIT(SRC_PSI_CPU + r)))
 			continue;
-		x += draw_text(a->y, x, a->w, ST_NORMAL, "%-7s", names[r]);
-		for (int full = 0; full < 2; full++) {
-			l = full ? &e->psi[r].full : &e->psi[r].some;
-			x += draw_text(a->y, x, a->w, ST_DIM, full ? "    " : "      ");
-			if (!l->present) {
-				x += draw_text(a->y, x, a->w, ST_DIM, "%19s", "");
-				continue;
-			}
-			x += draw_text(a->y, x, a->w, l->avg10 >= 1000 ? ST_BAD :
-				       l->avg10 >= 100 ? ST_WARN : ST_NORMAL, "%3u.%02u", l->avg10 / 100,
-				       l->avg10 % 100);
-			x += draw_text(a->y, x, a->w, ST_NORMAL, " %3u.%02u %3u.%02u", l->avg60 / 100,
-				       l->avg60 % 100, l->avg300 / 100, l->avg300 % 100);
-		}
-		/* The trend of "some" from the stall totals: finer than avg10. */
-		w = a->x + a->w - x - 2;
-		if (w >= 4 && history_range(ctx->h, &first, &last)) {
-			if (w > SPARK_MAX)
-				w = SPARK_MAX;
-			n = 0;
-			for (uint64_t s = ctx->seq + 1 - (ctx->seq + 1 - first < (uint64_t)w ?
-			     ctx->seq + 1 - first : (uint64_t)w); s <= ctx->seq; s++)
-				v[n++] = derive_psi_share(ctx->h, s, r, false);
-			draw_spark(a->y, x + 2, w, v, n, 100, r == PSI_MEMORY ? ST_WARN : ST_TITLE);
-		}
-		a->y++;
-		shown++;
+		psi_row(ctx, a, a->y++, r, names[r], r == PSI_MEMORY ? ST_WARN : ST_TITLE);
+		if (ctx->b)
+			psi_row(ctx->b, a, a->y++, r, "   B", ST_HEAT3);
+		shown += per;
 	}
 }
 
+/* Zone z's free blocks per order in ctx on line y, cell columns an order:
+ * b, the second recording's line ("B" for the zone's name). */
 static void
-panel_orders(const struct view_ctx *ctx, struct area *a)
+orders_row(const struct view_ctx *ctx, const struct area *a, int y, int z, int cell, int pb,
+	   bool b)
+{
+	const struct hist_shape *sh = &ctx->h->shape;
+	const uint32_t *bl = history_buddy(ctx->h, ctx->seq, z);
+	uint64_t free[MAX_ORDERS], max = 0;
+	char u[3][16];
+	struct frag fr;
+	int x, n = sh->n_orders;
+
+	if (!bl)
+		return;
+	for (int o = 0; o < n; o++) {
+		free[o] = bl[o];
+		if (free[o] > max)
+			max = free[o];
+	}
+	frag_compute(free, n, &fr);
+	x = a->x + 1;
+	if (b)
+		draw_text(y, x, a->w, ST_HEAT3, "%9s", "B");
+	else
+		draw_text(y, x, a->w, ST_NORMAL, "%d %-7s %s ", sh->zones[z].node,
+			  sh->zones[z].name, fr.free_pages ? "" : " ");
+	x = a->x + 21;
+	/* One cell per order: height and colour by count, log scale. */
+	for (int o = 0; o < n; o++) {
+		double f = max ? arith_log_share((double)free[o], (double)max) : 0;
+
+		if (cell == 1) {
+			x += draw_text(y, x, 1, draw_heat_style(free[o], max), "%s",
+				       free[o] ? draw_level_glyph(f) : ".");
+		} else {
+			char num[8];
+
+			fmt_count((double)free[o], num, sizeof(num));
+			x += draw_text(y, x, cell, draw_heat_style(free[o], max), " %*s",
+				       cell - 1, free[o] ? num : ".");
+		}
+	}
+	if (pb >= n)
+		pb = n - 1;
+	fmt_index(fr.unusable[2 < n ? 2 : 0], u[0], sizeof(u[0]));
+	fmt_index(fr.unusable[3 < n ? 3 : 0], u[1], sizeof(u[1]));
+	fmt_index(fr.unusable[pb], u[2], sizeof(u[2]));
+	x++;
+	x += draw_text(y, x, a->x + a->w - x, fr.highest_free_order < pb ? ST_BAD :
+		       ST_NORMAL, " %4d ", fr.highest_free_order);
+	draw_text(y, x, a->x + a->w - x, ST_NORMAL, " %6s %6s %7s", u[0], u[1], u[2]);
+}
+
+/* The zone of the second recording with zone z's node and name; -1 none. */
+static int
+zone_in_b(const struct view_ctx *ctx, int z)
+{
+	const struct hist_shape *sb = &ctx->b->h->shape;
+	const struct hist_zone *zone = &ctx->h->shape.zones[z];
+
+	for (int k = 0; k < sb->n_zones; k++)
+		if (sb->zones[k].node == zone->node && strcmp(sb->zones[k].name, zone->name) == 0)
+			return k;
+	return -1;
+}
+
+/* With a second recording, and rows to spare (b_rows), B's line under
+ * each zone. */
+static void
+panel_orders(const struct view_ctx *ctx, struct area *a, bool b_rows)
 {
 	const struct hist_shape *sh = &ctx->h->shape;
 	const struct hist_entry *e = ctx->e;
 	int pb = sh->pageblock_order > 0 && sh->pageblock_order < sh->n_orders ?
 	    sh->pageblock_order : sh->n_orders - 1;
 	/* Figures per order when they fit (5 columns each), glyphs otherwise. */
-	int cell = a->w >= 21 + sh->n_orders * 5 + 30 ? 5 : 1, x;
-	char why[200], u[3][16], title[256], pbhead[24];
+	int cell = a->w >= 21 + sh->n_orders * 5 + 30 ? 5 : 1;
+	char why[200], title[256], pbhead[24];
 	int shown = 0, filtered = 0;
 
 	snprintf(pbhead, sizeof(pbhead), "unus@%d", pb);
@@ -245,56 +363,24 @@ panel_orders(const struct view_ctx *ctx, struct area *a)
 	}
 	a->y++;
 	for (int z = 0; z < sh->n_zones && area_room(a, 1); z++) {
-		const uint32_t *b = history_buddy(ctx->h, ctx->seq, z);
-		uint64_t free[MAX_ORDERS], max = 0;
-		struct frag fr;
+		int zb;
 
-		if (!b)
+		if (!history_buddy(ctx->h, ctx->seq, z))
 			continue;
 		if (!zone_shown(ctx, z)) {
 			filtered++;
 			continue;
 		}
 		shown++;
-		for (int o = 0; o < sh->n_orders; o++) {
-			free[o] = b[o];
-			if (free[o] > max)
-				max = free[o];
-		}
-		frag_compute(free, sh->n_orders, &fr);
-		x = a->x + 1;
-		x += draw_text(a->y, x, a->w, ST_NORMAL, "%d %-7s %s ", sh->zones[z].node,
-			       sh->zones[z].name, fr.free_pages ? "" : " ");
-		x = a->x + 21;
-		/* One cell per order: height and colour by count, log scale. */
-		for (int o = 0; o < sh->n_orders; o++) {
-			double f = max ? arith_log_share((double)free[o], (double)max) : 0;
-
-			if (cell == 1) {
-				x += draw_text(a->y, x, 1, draw_heat_style(free[o], max), "%s",
-					       free[o] ? draw_level_glyph(f) : ".");
-			} else {
-				char n[8];
-
-				fmt_count((double)free[o], n, sizeof(n));
-				x += draw_text(a->y, x, cell, draw_heat_style(free[o], max), " %*s",
-					       cell - 1, free[o] ? n : ".");
-			}
-		}
-		fmt_index(fr.unusable[2 < sh->n_orders ? 2 : 0], u[0], sizeof(u[0]));
-		fmt_index(fr.unusable[3 < sh->n_orders ? 3 : 0], u[1], sizeof(u[1]));
-		fmt_index(fr.unusable[pb], u[2], sizeof(u[2]));
-		x++;
-		x += draw_text(a->y, x, a->x + a->w - x, fr.highest_free_order < pb ? ST_BAD :
-			       ST_NORMAL, " %4d ", fr.highest_free_order);
-		draw_text(a->y, x, a->x + a->w - x, ST_NORMAL, " %6s %6s %7s", u[0], u[1], u[2]);
-		a->y++;
+		orders_row(ctx, a, a->y++, z, cell, pb, false);
+		if (b_rows && ctx->b && (zb = zone_in_b(ctx, z)) >= 0 && area_room(a, 1) &&
+		    ctx->b->e && (ctx->b->e->valid & SRC_BIT(SRC_BUDDYINFO)))
+			orders_row(ctx->b, a, a->y++, zb, cell, pb, true);
 	}
 	if (!shown && filtered)
 		panel_filtered(ctx, a, "zone's name");
 }
 
-/* Group g as "N category, >=Ns: reason", cut at a word to w columns. */
 static void
 group_text(const struct hist_task_group *g, int w, char *dst, size_t size)
 {
@@ -412,31 +498,21 @@ static const struct rate_item rate_items[] = {
 };
 #define N_RATE_ITEMS ((int)(sizeof(rate_items) / sizeof(rate_items[0])))
 
-/* A rate's label, value and trend, over parts lines (a taller chart, its
- * scale under the value, on tall screens). */
+/* The trend of rate c in ctx's history over parts lines from (y, x), sw
+ * wide (a taller chart has its scale at scale_x on its second line). */
 static void
-rate_cell(const struct view_ctx *ctx, const struct rate_item *it, int y, int x, int w,
-	  int parts)
+rate_chart(const struct view_ctx *ctx, enum counter c, int y, int x, int sw, int parts,
+	   int scale_x, enum style st)
 {
-	const struct hist_entry *e = ctx->e;
 	double v[SPARK_MAX], max = 0;
 	char now[16];
-	int n, sw = w - 21;
+	int n;
 
-	draw_text(y, x, w, ST_DIM, "%-13s", it->label);
-	if (!e || !((e->ctr_valid >> it->c) & 1)) {
-		draw_text(y, x + 14, w - 14, ST_DIM, "%6s", "n/a");
-		return;
-	}
-	fmt_count(derive_rate(ctx->h, ctx->seq, it->c), now, sizeof(now));
-	draw_text(y, x + 14, w - 14, ST_NORMAL, "%6s", now);
-	if (sw < 3)
-		return;
 	if (sw > SPARK_MAX)
 		sw = SPARK_MAX;
-	n = view_rates(ctx, it->c, v, sw);
+	n = view_rates(ctx, c, v, sw);
 	if (parts <= 1) {
-		draw_spark(y, x + 21, sw, v, n, 0, it->st);
+		draw_spark(y, x, sw, v, n, 0, st);
 		return;
 	}
 	for (int i = 0; i < n; i++)
@@ -444,10 +520,50 @@ rate_cell(const struct view_ctx *ctx, const struct rate_item *it, int y, int x, 
 			max = v[i];
 	if (max > 0) {
 		fmt_count(max, now, sizeof(now));
-		draw_text(y + 1, x + 10, 10, ST_DIM, "max %6s", now);
+		draw_text(y + 1, scale_x, 10, ST_DIM, "max %6s", now);
 	}
 	for (int p = 0; p < parts; p++)
-		view_chart_line(y + p, x + 21, sw, v, n, max, p, parts, it->st);
+		view_chart_line(y + p, x, sw, v, n, max, p, parts, st);
+}
+
+/* A rate's value in ctx at (y, x), 6 wide; false when not recorded. */
+static bool
+rate_value(const struct view_ctx *ctx, enum counter c, int y, int x, int w, enum style st)
+{
+	const struct hist_entry *e = ctx->e;
+	char now[16];
+
+	if (!e || !((e->ctr_valid >> c) & 1)) {
+		draw_text(y, x, w, ST_DIM, "%6s", "n/a");
+		return false;
+	}
+	fmt_count(derive_rate(ctx->h, ctx->seq, c), now, sizeof(now));
+	draw_text(y, x, w, st, "%6s", now);
+	return true;
+}
+
+/* A rate's label, value and trend, over parts lines (a taller chart, its
+ * scale under the value, on tall screens). With a second recording (B),
+ * its value beside and its trend under, over as many lines. */
+static void
+rate_cell(const struct view_ctx *ctx, const struct rate_item *it, int y, int x, int w,
+	  int parts)
+{
+	int vx = ctx->b ? 28 : 21, sw = w - vx;
+	bool a, b = false;
+
+	draw_text(y, x, w, ST_DIM, "%-13s", it->label);
+	a = rate_value(ctx, it->c, y, x + 14, w - 14, ST_NORMAL);
+	if (ctx->b) {
+		b = rate_value(ctx->b, it->c, y, x + 21, w - 21, ST_HEAT3);
+		draw_text(y + parts, x, w, ST_DIM, "%13s", "B");
+	}
+	if (sw < 3)
+		return;
+	if (a)
+		rate_chart(ctx, it->c, y, x + vx, sw, parts, x + 10, it->st);
+	if (b)
+		rate_chart(ctx->b, it->c, y + parts, x + vx, sw, parts, x + 17, ST_HEAT3);
 }
 
 /* The rates dropped first when the rows are too few for all: those
@@ -513,7 +629,7 @@ static void
 panel_rates(const struct view_ctx *ctx, struct area *a, int columns, int parts)
 {
 	const struct hist_entry *e = ctx->e;
-	int shown[N_RATE_ITEMS], n = 0, rows, cw;
+	int shown[N_RATE_ITEMS], n = 0, rows, cw, per;
 	char why[200];
 
 	if (!area_room(a, 2))
@@ -534,23 +650,27 @@ panel_rates(const struct view_ctx *ctx, struct area *a, int columns, int parts)
 	}
 	if (a->end <= a->y)
 		return;
-	n = rates_fit(shown, n, (a->end - a->y) * columns);
+	/* With a second recording each rate has its chart twice. */
+	per = ctx->b ? 2 : 1;
+	if (parts > 1 && ctx->b)
+		parts /= 2;
+	n = rates_fit(shown, n, (a->end - a->y) / per * columns);
 	rows = (n + columns - 1) / columns;
 	/* Taller charts where every rate still gets its lines. */
-	if (parts < 1 || rows * parts > a->end - a->y)
+	if (parts < 1 || rows * parts * per > a->end - a->y)
 		parts = 1;
-	if (rows > a->end - a->y)
-		rows = a->end - a->y;
+	if (rows * per > a->end - a->y)
+		rows = (a->end - a->y) / per;
 	cw = (a->w - 1) / columns;
 	for (int i = 0; i < n; i++) {
 		int col = i / ((n + columns - 1) / columns), row = i % ((n + columns - 1) / columns);
 
 		if (row >= rows)
 			continue;
-		rate_cell(ctx, &rate_items[shown[i]], a->y + row * parts, a->x + 1 + col * cw,
-			  cw - 2, parts);
+		rate_cell(ctx, &rate_items[shown[i]], a->y + row * parts * per,
+			  a->x + 1 + col * cw, cw - 2, parts);
 	}
-	a->y += rows * parts;
+	a->y += rows * parts * per;
 }
 
 static void
@@ -580,7 +700,7 @@ overview_draw(const struct view_ctx *ctx, void *state)
 			left.y++;
 		left.y += view_events_lines(ctx, left.y, left.x, left.w,
 					    left.end - left.y < 10 ? left.end - left.y : 10);
-		panel_orders(ctx, &right);
+		panel_orders(ctx, &right, true);
 		right.y++;
 		panel_rates(ctx, &right, 1, (right.end - right.y - 1) / N_RATE_ITEMS > 4 ? 4 :
 			    (right.end - right.y - 1) / N_RATE_ITEMS);
@@ -590,7 +710,7 @@ overview_draw(const struct view_ctx *ctx, void *state)
 	panel_tasks(ctx, &left, true);
 	panel_zones(ctx, &left);
 	panel_psi(ctx, &left, ctx->rows >= 30 ? PSI_COUNT : 2);
-	panel_orders(ctx, &left);
+	panel_orders(ctx, &left, ctx->rows >= 40);
 	panel_rates(ctx, &left, 2, 1);
 }
 

@@ -103,6 +103,7 @@ struct line {
 	int idx;		/* the group of a title, the row of a row */
 	int part;		/* which line of a tall row */
 	int parts;
+	bool b;			/* a row of the second recording (replay --compare) */
 	size_t off, len;	/* a note's text in layout.notes */
 };
 
@@ -176,6 +177,7 @@ layout_add(struct layout *lay, enum line_kind kind, int idx, int part, int parts
 	ln->idx = idx;
 	ln->part = part;
 	ln->parts = parts;
+	ln->b = false;
 	ln->off = ln->len = 0;
 }
 
@@ -246,6 +248,11 @@ layout_build(const struct view_ctx *ctx, const struct hist_entry *e, int tall,
 				continue;
 			for (int p = 0; p < parts; p++)
 				layout_add(lay, LN_ROW, r, p, parts);
+			/* The second recording's row under it, as tall. */
+			for (int p = 0; ctx->b && p < parts && lay->n < MAX_LINES; p++) {
+				layout_add(lay, LN_ROW, r, p, parts);
+				lay->l[lay->n - 1].b = true;
+			}
 		}
 		/* One line for what this kernel lacks rather than rows of "n/a". */
 		nl = (size_t)snprintf(note, sizeof(note), "not in this kernel:");
@@ -404,16 +411,16 @@ draw_right(int y, int x, int w, enum style st, const char *s)
 }
 
 /* The lines of row rd from y0 (its first line, maybe above ylo) that fall
- * in ylo..yhi-1. */
+ * in ylo..yhi-1; b: the second recording's (ctx is its), labelled B. */
 static void
 draw_row(const struct view_ctx *ctx, const struct row_def *rd, int parts, int y0,
-    int ylo, int yhi)
+    int ylo, int yhi, bool b)
 {
 	struct columns c = reclaim_columns(ctx->cols);
 	double v[CHART_MAX], now = NAN, scale = NAN, max = 0, total = 0;
 	bool eff = row_eff(rd);
 	bool active = false;
-	enum style chart_st = eff ? ST_GOOD : rd->alarm ? ST_BAD : ST_HEAT2;
+	enum style chart_st = b ? ST_HEAT3 : eff ? ST_GOOD : rd->alarm ? ST_BAD : ST_HEAT2;
 	char buf[32], sbuf[48];
 	int n;
 
@@ -440,8 +447,11 @@ draw_row(const struct view_ctx *ctx, const struct row_def *rd, int parts, int y0
 		if (y < ylo || y >= yhi)
 			continue;
 		if (p == 0) {
-			draw_text(y, ctx->x, area_w(ctx, 0, LABEL_W - 1),
-			    active ? ST_NORMAL : ST_DIM, "%s", rd->label);
+			if (b)
+				draw_right(y, ctx->x, LABEL_W - 2, ST_HEAT3, "B");
+			else
+				draw_text(y, ctx->x, area_w(ctx, 0, LABEL_W - 1),
+				    active ? ST_NORMAL : ST_DIM, "%s", rd->label);
 			fmt_value(rd, now, buf, sizeof(buf));
 			if (area_w(ctx, c.value, VALUE_W - 1) == VALUE_W - 1)
 				draw_right(y, ctx->x + c.value, VALUE_W - 1, value_style(rd, now),
@@ -454,7 +464,7 @@ draw_row(const struct view_ctx *ctx, const struct row_def *rd, int parts, int y0
 				    eff ? "min" : rd->kind == RK_EVENTS ? "sum" : "max", buf);
 				draw_right(y, ctx->x + c.scale, SCALE_W, ST_DIM, sbuf);
 			}
-		} else if (p == 1 && strcmp(rd->label, counter_name(rd->ctr)) != 0) {
+		} else if (p == 1 && !b && strcmp(rd->label, counter_name(rd->ctr)) != 0) {
 			/* A tall row has room to name its counter. */
 			draw_text(y, ctx->x + 1, area_w(ctx, 1, LABEL_W - 2), ST_DIM, "%s",
 			    counter_name(rd->ctr));
@@ -586,9 +596,9 @@ reclaim_draw(const struct view_ctx *ctx, void *state)
 		case LN_ROW:
 			/* A tall row is drawn whole from its first line, or from the
 			 * top of the area when scrolled into. */
-			if (ln->part == 0 || i == st->top)
-				draw_row(ctx, &rows[ln->idx], ln->parts, y - ln->part, ctx->y,
-				    ctx->y + vis);
+			if ((ln->part == 0 || i == st->top) && (!ln->b || ctx->b))
+				draw_row(ln->b ? ctx->b : ctx, &rows[ln->idx], ln->parts,
+				    y - ln->part, ctx->y, ctx->y + vis, ln->b);
 			break;
 		}
 	}

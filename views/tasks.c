@@ -13,6 +13,7 @@
 #include "model/history.h"
 #include "model/taskgroups.h"
 #include "model/tasks.h"
+#include "views/tasks-compare.h"
 #include "views/tasks-delays.h"
 #include "views/tasks-probes.h"
 #include "views/view.h"
@@ -310,12 +311,18 @@ tasks_draw(const struct view_ctx *ctx, void *state)
 	int dh = ctx->seq == ctx->latest ? tasks_delays_height(ctx, (ctx->rows - need) / 2) : 0;
 	int ph = tasks_probes_height(ctx, ctx->rows - 3 - dh, ctx->rows - need - dh);
 
+	/* replay --compare: the second recording's groups last. */
+	int bh = tasks_compare_height(ctx, (ctx->rows - need - dh) / 2);
+
 	if (ph < 0)
 		ph = 0;
-	list.rows -= ph + dh;
+	if (bh && ph > ctx->rows - need - dh - bh)
+		ph = ctx->rows - need - dh - bh > 0 ? ctx->rows - need - dh - bh : 0;
+	list.rows -= ph + dh + bh;
 	tasks_draw_list(&list, state);
 	tasks_probes_draw(ctx, ctx->y + list.rows, ph);
 	tasks_delays_draw(ctx, ctx->y + list.rows + ph, dh);
+	tasks_compare_draw(ctx, ctx->y + list.rows + ph + dh, bh);
 }
 
 static bool

@@ -39,6 +39,9 @@ struct view_ctx {
 	long page_size;			/* bytes: the kernel files count pages */
 	const char *filter;		/* the "/" text, "" for none */
 	int y, x, rows, cols;		/* the area to draw in */
+	/* replay --compare: the other recording at the same moment, read as
+	 * this one is (its own history and entry); NULL when none. */
+	const struct view_ctx *b;
 };
 
 struct view {

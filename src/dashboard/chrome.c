@@ -2,6 +2,7 @@
  * REC, the uptime of the entry shown), the tabs and the status line
  * (prompts, messages, keys). */
 #include "dashboard/dashboard-int.h"
+#include "dashboard/replay-events.h"
 #include "util/fmt.h"
 #include "views/draw.h"
 
@@ -24,6 +25,22 @@ chrome_rec_error(const char *path, const char *err, char *dst, size_t size)
 		snprintf(dst, size, "recording stopped: %.200s", err);
 }
 
+/* replay --compare: B's time beside A's, or where B is not. */
+static int
+chrome_header_b(struct dashboard *d, int x)
+{
+	double wall = history_wall(d->hb, d->rcb->seq);
+	char when[FMT_MOMENT_SIZE] = "?";
+
+	if (d->b_where < 0)
+		return draw_text(0, x, COLS - x, ST_DIM, " B not started ");
+	if (d->b_where > 0)
+		return draw_text(0, x, COLS - x, ST_DIM, " B ended ");
+	if (!isnan(wall))
+		fmt_moment(wall, FMT_CLOCK, when, sizeof(when));
+	return draw_text(0, x, COLS - x, ST_HEAT3, " B %s ", when);
+}
+
 void
 chrome_header(struct dashboard *d, uint64_t seq)
 {
@@ -41,9 +58,14 @@ chrome_header(struct dashboard *d, uint64_t seq)
 	x += draw_text(0, x, COLS - x, ST_HEADER, " pagetop  %s  %s ", d->f->host.hostname,
 		       d->f->host.release);
 	if (d->rc) {
+		/* To the millisecond, as marks and dump name samples. */
+		if (!isnan(wall))
+			fmt_moment(wall, FMT_CLOCK, when, sizeof(when));
 		x += draw_text(0, x, COLS - x, d->rc->playing ? ST_HEADER : ST_SELECTED,
 			       " REPLAY %s x%g %s ", when, d->rc->speed, d->rc->playing ?
 			       (draw_utf8() ? "\u25b6" : ">") : "paused");
+		if (d->rcb)
+			x += chrome_header_b(d, x);
 	} else if (d->paused) {
 		uint64_t first, last;
 		double newest;
@@ -120,6 +142,19 @@ chrome_status(struct dashboard *d)
 		draw_text(y, (int)strlen(d->prompt_text) + 7, COLS, ST_DIM, "  Enter mark, Esc cancel");
 		return;
 	}
+	if (d->prompt == 'f') {
+		int x = draw_text(y, 0, COLS, ST_SELECTED, "n/N stop at:");
+
+		for (int k = 0; k < REPLAY_STOP_KINDS; k++) {
+			const char *name;
+			unsigned bit = replay_events_kind(k, &name);
+
+			x += draw_text(y, x, COLS - x, d->rc->kinds & bit ? ST_SELECTED : ST_DIM,
+				       " %d %s%s", k + 1, d->rc->kinds & bit ? "+" : "-", name);
+		}
+		draw_text(y, x, COLS - x, ST_DIM, "  (digits toggle)");
+		return;
+	}
 	if (d->prompt == 'g') {
 		draw_text(y, 0, COLS, ST_SELECTED, "go to: %s_", d->prompt_text);
 		draw_text(y, (int)strlen(d->prompt_text) + 8, COLS, ST_DIM,
@@ -145,7 +180,7 @@ chrome_status(struct dashboard *d)
 	}
 	if (d->rc) {
 		draw_text(y, 0, COLS, ST_DIM, "q quit  space %s  %s step  [ ] speed  g go to  "
-			  "n/N next/prev event  ? help", d->rc->playing ? "pause" : "play",
+			  "n/N/f event  '\" mark  ? help", d->rc->playing ? "pause" : "play",
 			  draw_utf8() ? "\u2190\u2192" : "<- ->");
 		return;
 	}

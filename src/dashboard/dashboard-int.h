@@ -38,9 +38,17 @@ struct dashboard {
 	double next_tick;
 	long ticks;
 	char message[256];		/* a passing note on the status line */
-	int prompt;			/* 'g' (go to) or 'm' (mark) while typing, else 0 */
+	int prompt;			/* 'g' (go to), 'm' (mark) or 'f' (n/N kinds), else 0 */
 	char prompt_text[PROMPT_MAX + 1];
 	struct recording rec;		/* live: R records the session */
+	/* replay --compare: the other recording (B), kept at the moment of
+	 * the sample shown plus o->compare_offset. */
+	struct replay_control *rcb;
+	struct history *hb;
+	struct events *evb;
+	struct hist_entry shown_b;
+	struct view_ctx ctx_b;		/* what views read of B */
+	int b_where;			/* 0 in step; -1 before B's start, 1 past its end */
 };
 
 /* The entry on screen: the newest, the pinned one while paused, or the

@@ -7,6 +7,7 @@
  * the loop runs.
  */
 #include "dashboard/dashboard-int.h"
+#include "dashboard/replay-events.h"
 #include "util/arith.h"
 #include "util/clock.h"
 #include "util/quit.h"
@@ -19,7 +20,11 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,6 +58,30 @@ dashboard_sample(struct dashboard *d)
 	d->ticks++;
 }
 
+/*
+ * Whether `pagetop mark` counts this dashboard: the unix socket the feed
+ * polls for marks says so by its mode, writable by its owner while marks
+ * are taken (source/marks.h: MARKS_TAKING, MARKS_NOT_TAKING). Not
+ * recording, a mark would be lost, so the sender is told there is none.
+ */
+static void
+dashboard_marks_taking(struct dashboard *d, bool on)
+{
+	struct pollfd p[FEED_POLL_MAX];
+	int n = feed_pollfds(d->f, p, FEED_POLL_MAX);
+
+	for (int i = 0; i < n; i++) {
+		struct sockaddr_un sa;
+		socklen_t len = sizeof(sa);
+
+		memset(&sa, 0, sizeof(sa));
+		if (getsockname(p[i].fd, (struct sockaddr *)&sa, &len) == 0 &&
+		    sa.sun_family == AF_UNIX && len > offsetof(struct sockaddr_un, sun_path) &&
+		    sa.sun_path[0] != '\0')
+			chmod(sa.sun_path, on ? 0600 : 0400);
+	}
+}
+
 /* R: start or stop recording the live session (to path, or the default name). */
 static void
 dashboard_toggle_record(struct dashboard *d, const char *to)
@@ -67,6 +96,7 @@ dashboard_toggle_record(struct dashboard *d, const char *to)
 			chrome_rec_error(path, why, d->message, sizeof(d->message));
 		else
 			snprintf(d->message, sizeof(d->message), "recorded to %.200s", path);
+		dashboard_marks_taking(d, false);
 		return;
 	}
 	if (to)
@@ -79,6 +109,7 @@ dashboard_toggle_record(struct dashboard *d, const char *to)
 		return;
 	}
 	recording_push(&d->rec, d->f->tick.s);
+	dashboard_marks_taking(d, true);
 	snprintf(d->message, sizeof(d->message), "recording to %.200s (R stops)", path);
 }
 
@@ -113,45 +144,89 @@ dashboard_shown(struct dashboard *d)
 	return d->seq;
 }
 
-/* What a view gets to read, for drawing and for keys alike. */
+/* What a view reads of feed f with history h (and replay control rc, or
+ * NULL live) at entry seq. */
 static void
-dashboard_ctx(struct dashboard *d, struct view_ctx *ctx)
+dashboard_ctx_of(struct dashboard *d, struct feed *f, struct history *h,
+		 struct replay_control *rc, struct events *ev, uint64_t seq,
+		 struct hist_entry *shown, struct view_ctx *ctx)
 {
-	struct tick *t = &d->f->tick;
+	struct tick *t = &f->tick;
 	const struct sample *s;
 	uint64_t first, last = 0;
 
-	history_range(d->h, &first, &last);
+	history_range(h, &first, &last);
 	/* A recording holds every sample whole: the one shown is the latest. */
-	if (d->rc) {
-		replay_control_load_shown(d->rc);
-		last = d->rc->seq;
+	if (rc) {
+		replay_control_load_shown(rc);
+		last = rc->seq;
 	}
 	s = t->s;
 	*ctx = (struct view_ctx){
-		.h = d->h,
-		.seq = dashboard_shown(d),
-		.paused = d->rc ? !d->rc->playing : d->paused,
+		.h = h,
+		.seq = seq,
+		.paused = rc ? !rc->playing : d->paused,
 		.status = t->status,
 		.sensors = s->sensors.available || s->sensors.n || s->sensors.why[0] ?
 		    &s->sensors : NULL,
 		.tasks = t->have_groups ? &s->tasks : NULL,
 		.groups = tick_groups(t),
-		.events = d->ev,
+		.events = ev,
 		.kmsg = &s->kmsg,
 		.delays = &s->delays,
 		.latest = last,
 		.now = s->mono,
-		.pti_every = d->f->pti_every,
-		.page_size = d->f->host.page_size > 0 ? d->f->host.page_size : 4096,
+		.pti_every = f->pti_every,
+		.page_size = f->host.page_size > 0 ? f->host.page_size : 4096,
 		.filter = d->filter,
 		.y = 2,
 		.x = 0,
 		/* A recording has its timeline above the status line. */
-		.rows = LINES - (d->rc ? 4 : 3),
+		.rows = LINES - (rc ? 4 : 3),
 		.cols = COLS,
 	};
-	ctx->e = history_entry(d->h, ctx->seq, &d->shown) ? &d->shown : NULL;
+	ctx->e = history_entry(h, ctx->seq, shown) ? shown : NULL;
+}
+
+/* replay --compare: B to the moment of A's sample shown, plus the offset;
+ * before B's start or past its end, B's first or last and b_where says
+ * which. */
+static void
+dashboard_compare_sync(struct dashboard *d)
+{
+	struct feed *b = d->o->compare;
+	size_t nb = d->rcb->n;
+	double w = feed_time_of(d->f, replay_control_shown(d->rc)) + d->o->compare_offset;
+	double iv = b->interval > 0 ? b->interval : 1;
+	size_t target;
+
+	d->b_where = 0;
+	if (isnan(w))
+		return;		/* a sample without a time: B stays */
+	if (w < feed_time_of(b, 0) - 0.0005) {
+		d->b_where = -1;
+		target = 0;
+	} else {
+		/* To the millisecond, as times are printed and typed. */
+		target = feed_find(b, w + 0.0005);
+		if (target + 1 >= nb && w > feed_time_of(b, nb - 1) + iv)
+			d->b_where = 1;
+	}
+	replay_control_show(d->rcb, target);
+}
+
+/* What a view gets to read, for drawing and for keys alike. */
+static void
+dashboard_ctx(struct dashboard *d, struct view_ctx *ctx)
+{
+	if (d->rcb) {
+		dashboard_compare_sync(d);
+		dashboard_ctx_of(d, d->o->compare, d->hb, d->rcb, d->evb, d->rcb->seq, &d->shown_b,
+				 &d->ctx_b);
+	}
+	/* A last, so that the feeds' ticks hold what each shows. */
+	dashboard_ctx_of(d, d->f, d->h, d->rc, d->ev, dashboard_shown(d), &d->shown, ctx);
+	ctx->b = d->rcb && d->b_where == 0 ? &d->ctx_b : NULL;
 }
 
 static void
@@ -198,7 +273,23 @@ dashboard_step(struct dashboard *d, int64_t by)
 		d->seq = cur + (uint64_t)by;
 }
 
-/* Keys while typing a filter, a mark or a time. */
+/* The f prompt: digits toggle the kinds n and N stop at; anything else
+ * leaves it. */
+static void
+dashboard_kinds_key(struct dashboard *d, int ch)
+{
+	unsigned bit = ch >= '1' && ch <= '9' ? replay_events_kind(ch - '1', NULL) : 0;
+
+	if (bit) {
+		d->rc->kinds ^= bit;
+		return;
+	}
+	d->prompt = 0;
+	if (!d->rc->kinds)
+		snprintf(d->message, sizeof(d->message), "n and N stop at nothing now (f chooses)");
+}
+
+/* Keys while typing a filter, a mark or a time, or choosing kinds. */
 static void
 dashboard_edit_key(struct dashboard *d, int ch)
 {
@@ -210,6 +301,10 @@ dashboard_edit_key(struct dashboard *d, int ch)
 			d->filter[0] = '\0';
 		if (r != EDIT_MORE)
 			d->filtering = false;
+		return;
+	}
+	if (d->prompt == 'f') {
+		dashboard_kinds_key(d, ch);
 		return;
 	}
 	r = draw_edit_key(d->prompt_text, sizeof(d->prompt_text), ch);
@@ -274,13 +369,21 @@ dashboard_key(struct dashboard *d, int ch)
 		d->rc->message[0] = '\0';
 		if (replay_control_key(d->rc, ch))
 			return true;
-		if (ch == 'g') {
-			d->prompt = 'g';
+		if (ch == 'g' || ch == 'f') {
+			d->prompt = ch;
 			d->prompt_text[0] = '\0';
 			return true;
 		}
-		if (ch == ' ' || ch == 'R' || ch == 'm')
+		if (ch == 'R') {
+			snprintf(d->message, sizeof(d->message), "R records a live session: this "
+				 "is a recording already");
 			return true;
+		}
+		if (ch == 'm') {
+			snprintf(d->message, sizeof(d->message), "m marks a recording as it is "
+				 "made: live, or with pagetop mark");
+			return true;
+		}
 	} else if (dashboard_live_key(d, &ctx, ch)) {
 		return true;
 	}
@@ -442,6 +545,32 @@ dashboard_loop(struct dashboard *d)
 	return rc;
 }
 
+/* replay --compare: B's own history (its shape is its own), events and
+ * replay control, at the start. */
+static int
+dashboard_start_compare(struct dashboard *d, size_t cap, char *err, size_t size)
+{
+	struct feed *b = d->o->compare;
+	size_t n = feed_count(b);
+
+	if (feed_seek(b, 0) < 0 && (n < 2 || feed_seek(b, n - 1) < 0)) {
+		snprintf(err, size, "pagetop: %s", b->why);
+		return -1;
+	}
+	if (!(d->evb = events_new(EVENTS_KEPT)) ||
+	    !(d->hb = history_new(cap, (size_t)arith_ceil(d->o->history / b->pti_every) + 2,
+				  b->tick.s)) ||
+	    !(d->rcb = calloc(1, sizeof(*d->rcb)))) {
+		snprintf(err, size, "pagetop: out of memory for the second recording's history");
+		return -1;
+	}
+	history_set_reasons(d->hb, b->tick.rs);
+	replay_control_init(d->rcb, b, d->hb, d->evb);
+	replay_control_goto(d->rcb, 0);
+	dashboard_compare_sync(d);
+	return 0;
+}
+
 /* The first sample, the history sized for it, and the view states. */
 static int
 dashboard_start(struct dashboard *d, char *err, size_t size)
@@ -479,6 +608,8 @@ dashboard_start(struct dashboard *d, char *err, size_t size)
 			return -1;
 		}
 	if (f->live) {
+		/* Not recording yet: --record or R says otherwise. */
+		dashboard_marks_taking(d, false);
 		history_push(d->h, f->tick.s, tick_groups(&f->tick));
 		events_push(d->ev, d->h->next - 1, f->tick.s);
 		d->ticks = 1;
@@ -490,7 +621,7 @@ dashboard_start(struct dashboard *d, char *err, size_t size)
 	}
 	replay_control_init(d->rc, f, d->h, d->ev);
 	replay_control_goto(d->rc, o->start);
-	return 0;
+	return o->compare ? dashboard_start_compare(d, cap, err, size) : 0;
 }
 
 int
@@ -542,8 +673,11 @@ out:
 	for (int i = 0; i < VIEW_COUNT; i++)
 		free(d.state[i]);
 	free(d.rc);
+	free(d.rcb);
 	history_free(d.h);
+	history_free(d.hb);
 	events_free(d.ev);
+	events_free(d.evb);
 	/* q, SIGINT, SIGTERM and SIGHUP are all a clean quit. */
 	return err[0] ? 1 : status;
 }

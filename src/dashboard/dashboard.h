@@ -18,6 +18,12 @@ struct dashboard_opts {
 	const char *record;	/* live: record from the start to this file, or NULL */
 	const char *cmdline;	/* how pagetop was started, for a recording's header */
 	const char *note;	/* a first line for the status line, or NULL */
+	/* A recording to show beside a recording, or NULL: its sample at
+	 * the same moment plus compare_offset seconds (the same elapsed
+	 * time from the start, or from a mark both have). */
+	struct feed *compare;
+	double compare_offset;
+	const char *compare_name;
 };
 
 /* false, with one line on stderr, when stdin or stdout is not a terminal. */

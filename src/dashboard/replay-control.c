@@ -3,11 +3,11 @@
  * one shown; a seek decodes from the keyframe before the target, with the
  * samples before it so the charts have their past. Play advances at the
  * recorded pace times the speed. n and N search the recording in order
- * for the next moment worth stopping at.
+ * for the next moment of the kinds chosen (replay-events.c), ' and " for
+ * the next mark.
  */
 #include "dashboard/replay-control.h"
-#include "model/counters.h"
-#include "model/stall-events.h"
+#include "dashboard/replay-events.h"
 #include "util/arith.h"
 #include "util/fmt.h"
 #include "util/when.h"
@@ -24,7 +24,8 @@ void
 replay_control_init(struct replay_control *rc, struct feed *f, struct history *h,
 		    struct events *ev)
 {
-	*rc = (struct replay_control){ .f = f, .h = h, .ev = ev, .n = feed_count(f), .speed = 1 };
+	*rc = (struct replay_control){ .f = f, .h = h, .ev = ev, .n = feed_count(f), .speed = 1,
+				  .kinds = REPLAY_STOP_DEFAULT };
 }
 
 size_t
@@ -116,6 +117,24 @@ replay_control_forward(struct replay_control *rc)
 		replay_control_goto(rc, p + 1);
 }
 
+void
+replay_control_show(struct replay_control *rc, size_t target)
+{
+	uint64_t first, last;
+
+	if (rc->n == 0 || target == replay_control_shown(rc))
+		return;
+	if (target >= rc->hist_base && history_range(rc->h, &first, &last) &&
+	    target - rc->hist_base >= first && target - rc->hist_base <= last) {
+		rc->seq = target - rc->hist_base;
+		return;
+	}
+	if (target == replay_control_shown(rc) + 1)
+		replay_control_forward(rc);
+	else
+		replay_control_goto(rc, target);
+}
+
 static void
 replay_control_back(struct replay_control *rc)
 {
@@ -140,107 +159,28 @@ replay_control_play(struct replay_control *rc)
 	return arith_min(arith_max(dt / rc->speed, 0.01), 5);
 }
 
-/* Is the tick's sample (with the one before it) worth stopping at? A
- * kernel log event, or what stall_events() finds: PSI memory rising past
- * 10%, reclaim stalls starting, a group of blocked tasks that was not
- * there before. m (NULL: none) spares matching every vmstat name of every
- * sample. */
-static bool
-replay_control_event(const struct sample *prev, const struct sample *cur,
-		     struct counters_map *m, bool *stalling)
-{
-	struct counters p, c;
-	int task;
-	bool stall;
-
-	if (m) {
-		counters_from_vmstat_mapped(&prev->vm, m, &p);
-		counters_from_vmstat_mapped(&cur->vm, m, &c);
-	} else {
-		counters_from_vmstat(&prev->vm, &p);
-		counters_from_vmstat(&cur->vm, &c);
-	}
-	/* Called whatever the log says: it follows whether stalls go on. */
-	stall = stall_events(prev, &p, cur, &c, stalling, &task) != 0;
-	return stall || cur->kmsg.n > 0;
-}
-
-/* Sample i, decoded in order, is an event (with i - 1 decoded just before). */
-static bool
-replay_control_event_at(struct replay_control *rc, size_t i, struct counters_map *m,
-			bool *stalling)
-{
-	const struct tick *t = &rc->f->tick;
-
-	return feed_seek(rc->f, i) == 0 && t->prev &&
-	    replay_control_event(t->prev, t->s, m, stalling);
-}
-
-/* Samples searched at a time going back: an event close by is found
- * without decoding from the start of a day's recording. */
-#define EVENT_WINDOW	600
-
-/* The next (dir 1) or previous (dir -1) event from the shown sample: a
- * mark, a gap, or what replay_control_event() finds. SIZE_MAX when none. */
-static size_t
-replay_control_find_event(struct replay_control *rc, int dir)
-{
-	size_t p = replay_control_shown(rc), best = SIZE_MAX, nm, found = SIZE_MAX;
-	const struct feed_mark *m = feed_marks(rc->f, &nm);
-	struct counters_map *map = malloc(sizeof(*map));
-	bool stalling = false;
-
-	if (map)
-		counters_map_init(map);
-	for (size_t k = 0; k < nm; k++) {
-		size_t at = m[k].sample;
-
-		if (dir > 0 ? at > p && (best == SIZE_MAX || at < best) :
-		    at < p && (best == SIZE_MAX || at > best))
-			best = at;
-	}
-	/* Decode in order (cheap) over the stretch to search. */
-	if (dir > 0) {
-		size_t end = best == SIZE_MAX ? rc->n : best;
-
-		feed_seek(rc->f, p);
-		for (size_t i = p + 1; i < end && found == SIZE_MAX; i++)
-			if (replay_control_event_at(rc, i, map, &stalling))
-				found = i;
-	} else {
-		size_t from = best == SIZE_MAX ? 0 : best;
-
-		/* A window at a time, from the shown sample back to from. Each
-		 * is decoded from two samples early, as "stalls beginning"
-		 * needs to know whether the sample before stalled. */
-		for (size_t hi = p; hi > from + 1 && found == SIZE_MAX;) {
-			size_t lo = hi - from > EVENT_WINDOW ? hi - EVENT_WINDOW : from + 1;
-			size_t start = lo >= from + 2 ? lo - 2 : from;
-
-			stalling = false;
-			feed_seek(rc->f, start);
-			for (size_t i = start + 1; i < hi; i++)
-				if (replay_control_event_at(rc, i, map, &stalling) && i >= lo)
-					found = i;
-			hi = lo;
-		}
-	}
-	free(map);
-	return found != SIZE_MAX ? found : best;
-}
-
-/* Stopped at a sample with kernel log events: the first, on the status line. */
+/* n, N, ' or ": to the stop found, saying what it is. */
 static void
-replay_control_say_kmsg(struct replay_control *rc)
+replay_control_stop(struct replay_control *rc, int ch)
 {
-	const struct kmsg_sample *k = &rc->f->tick.s->kmsg;
-	char brief[160];
+	size_t at, p = replay_control_shown(rc);
+	unsigned what = REPLAY_STOP_MARK;
+	bool fwd = ch == 'n' || ch == '\'';
 
-	if (rc->f->at != replay_control_shown(rc) || k->n == 0)
+	rc->playing = false;
+	if (ch == 'n' || ch == 'N')
+		at = replay_events_find(rc->f, p, rc->n, rc->kinds, fwd ? 1 : -1, &what);
+	else
+		at = replay_events_mark(rc->f, p, fwd ? 1 : -1);
+	/* The search moved the feed: back to the sample shown. */
+	replay_control_load_shown(rc);
+	if (at == SIZE_MAX) {
+		snprintf(rc->message, sizeof(rc->message), "no %s %s", fwd ? "later" : "earlier",
+			 ch == 'n' || ch == 'N' ? "event of the kinds f chose" : "mark");
 		return;
-	kmsg_event_brief(&k->ev[0], brief, sizeof(brief));
-	snprintf(rc->message, sizeof(rc->message), "kernel: %s %s%s (5 Events)",
-		 kmsg_kind_name(k->ev[0].kind), brief, k->n > 1 ? " and more" : "");
+	}
+	replay_control_goto(rc, at);
+	replay_events_describe(rc->f, at, what, rc->message, sizeof(rc->message));
 }
 
 bool
@@ -248,7 +188,6 @@ replay_control_key(struct replay_control *rc, int ch)
 {
 	static const double speeds[] = { 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64 };
 	int k = 0;
-	size_t at;
 
 	while (k < 8 && speeds[k] < rc->speed)
 		k++;
@@ -284,15 +223,9 @@ replay_control_key(struct replay_control *rc, int ch)
 		return true;
 	case 'n':
 	case 'N':
-		rc->playing = false;
-		at = replay_control_find_event(rc, ch == 'n' ? 1 : -1);
-		if (at == SIZE_MAX) {
-			snprintf(rc->message, sizeof(rc->message), "no %s event", ch == 'n' ?
-				 "later" : "earlier");
-		} else {
-			replay_control_goto(rc, at);
-			replay_control_say_kmsg(rc);
-		}
+	case '\'':
+	case '"':
+		replay_control_stop(rc, ch);
 		return true;
 	}
 	return false;

@@ -26,6 +26,7 @@ struct replay_control {
 	uint64_t seq;		/* the history entry shown */
 	bool playing;
 	double speed;		/* x0.25 .. x64 */
+	unsigned kinds;		/* what n and N stop at: enum replay_stop */
 	char message[256];	/* for the status line; "" when none */
 };
 
@@ -37,9 +38,13 @@ size_t replay_control_shown(const struct replay_control *rc);
 void replay_control_load_shown(struct replay_control *rc);
 /* Shows sample target with the samples before it in the history. */
 void replay_control_goto(struct replay_control *rc, size_t target);
+/* Shows sample target: a step within the history or one past it, else
+ * a seek (replay --compare keeps the other recording in step so). */
+void replay_control_show(struct replay_control *rc, size_t target);
 /* While playing: one sample on; returns the seconds until the next. */
 double replay_control_play(struct replay_control *rc);
-/* Replay keys; false when the key is not one of them. */
+/* Replay keys (space, arrows, Home, End, speed, n N ' "); false when the
+ * key is not one of them. */
 bool replay_control_key(struct replay_control *rc, int ch);
 /* Goes to the time typed at the g prompt; a message when it is not one. */
 void replay_control_go(struct replay_control *rc, const char *text);

@@ -1,9 +1,11 @@
+/* Marks from scripts: the listeners' sockets, and sending to the ones
+ * that take marks now. */
 #include "source/marks.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <errno.h>
 #include <stdbool.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,14 @@ marks_listen(char *path, size_t pathlen, char *why, size_t whylen)
 			close(fd);
 		return -1;
 	}
+	/* Taking marks from the start, whatever the umask: a dashboard
+	 * that does not record says so by taking the write bit away. */
+	if (chmod(sa.sun_path, MARKS_TAKING) < 0) {
+		snprintf(why, whylen, "%s: %s", sa.sun_path, strerror(errno));
+		close(fd);
+		unlink(sa.sun_path);
+		return -1;
+	}
 	snprintf(path, pathlen, "%s", sa.sun_path);
 	return fd;
 }
@@ -102,43 +112,21 @@ marks_close(int fd, const char *path)
 
 #define MARKS_NONE	"nothing is recording: press R in the dashboard, or start pagetop record"
 
-/* Whether pagetop pid writes a recording: a regular file open for writing
- * past its standard descriptors. A dashboard listens for marks whether it
- * records or not (R starts it), and a mark sent to one that does not is
- * lost: it is not counted as a receiver. True when it cannot be told. */
+/* Whether the listener at path takes marks now: its socket is writable
+ * by its owner (marks.h). One that is not, left by a pagetop that died,
+ * is removed. */
 static bool
-marks_recording(long pid)
+marks_taking(const char *path, long pid)
 {
-	char dir[64], p[320], line[128];
-	struct dirent *de;
 	struct stat st;
-	bool any = false;
-	DIR *d;
 
-	snprintf(dir, sizeof(dir), "/proc/%ld/fd", pid);
-	if (!(d = opendir(dir)))
+	if (stat(path, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return false;
+	if (st.st_mode & S_IWUSR)
 		return true;
-	while (!any && (de = readdir(d))) {
-		long fd = strtol(de->d_name, NULL, 10);
-		unsigned long flags = 0;
-		FILE *f;
-
-		if (de->d_name[0] < '0' || de->d_name[0] > '9' || fd <= 2)
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
-		if (stat(p, &st) < 0 || !S_ISREG(st.st_mode))
-			continue;
-		snprintf(p, sizeof(p), "/proc/%ld/fdinfo/%s", pid, de->d_name);
-		if (!(f = fopen(p, "re")))
-			continue;
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "flags: %lo", &flags) == 1)
-				break;
-		fclose(f);
-		any = (flags & O_ACCMODE) != O_RDONLY;
-	}
-	closedir(d);
-	return any;
+	if (pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		unlink(path);
+	return false;
 }
 
 int
@@ -175,7 +163,7 @@ marks_send(const char *text, char *why, size_t whylen)
 		if (n < 6 || strcmp(de->d_name + n - 5, ".sock") != 0)
 			continue;
 		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%s", dir, de->d_name);
-		if (!marks_recording(strtol(de->d_name, NULL, 10)))
+		if (!marks_taking(sa.sun_path, strtol(de->d_name, NULL, 10)))
 			continue;
 		if (sendto(fd, text, len, 0, (struct sockaddr *)&sa, sizeof(sa)) == (ssize_t)len)
 			sent++;
