@@ -31,10 +31,11 @@ block(struct sample *s, int k)
 	struct tasks *t = &s->tasks;
 	struct blocked_task *b = &t->b[t->n_blocked++];
 	struct parse_error err;
+	static struct stack st;
 
-	stack_parse(stacks[k], strlen(stacks[k]), &t->stacks[t->n_stacks], &err);
+	stack_parse(stacks[k], strlen(stacks[k]), &st, &err);
 	*b = (struct blocked_task){ .tid = 100 + k, .tgid = 100 + k, .state = 'D',
-				    .stack = t->n_stacks++, .since = 100 };
+				    .stack = tasks_stack_add(t, &st), .since = 100 };
 	snprintf(b->comm, sizeof(b->comm), "task%d", k);
 	t->by_state['D']++;
 	t->total = 10;

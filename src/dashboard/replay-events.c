@@ -241,11 +241,14 @@ replay_events_groups(const struct feed *f, char *dst, size_t size, size_t *len)
 	for (int k = 0; k < n && k < GROUPS_NAMED; k++) {
 		const struct blocked_task *b = &cur->tasks.b[tasks[k]];
 		static const struct stack empty;
+		static struct stack sc;	/* 7.5 KB: the dashboard's thread only */
 		struct reason_match rm;
 		const char *name;
 
-		reasons_match(f->tick.rs, b->stack >= 0 ? &cur->tasks.stacks[b->stack] : &empty,
-			      b->wchan, &rm);
+		const struct stack *st = b->stack >= 0 ? tasks_stack(&cur->tasks, b->stack, &sc) :
+		    NULL;
+
+		reasons_match(f->tick.rs, st ? st : &empty, b->wchan, &rm);
 		name = rm.matched || !rm.reason ? wait_category_name(rm.category) : rm.reason;
 		nl += (size_t)snprintf(names + nl, sizeof(names) - nl, "%s%s", k ? ", " : "",
 				       name ? name : "?");
