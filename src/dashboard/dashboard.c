@@ -22,9 +22,7 @@
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,28 +56,12 @@ dashboard_sample(struct dashboard *d)
 	d->ticks++;
 }
 
-/*
- * Whether `pagetop mark` counts this dashboard: the unix socket the feed
- * polls for marks says so by its mode, writable by its owner while marks
- * are taken (source/marks.h: MARKS_TAKING, MARKS_NOT_TAKING). Not
- * recording, a mark would be lost, so the sender is told there is none.
- */
+/* Whether `pagetop mark` counts this dashboard: not recording, a mark
+ * would be lost, so the sender is told there is none. */
 static void
 dashboard_marks_taking(struct dashboard *d, bool on)
 {
-	struct pollfd p[FEED_POLL_MAX];
-	int n = feed_pollfds(d->f, p, FEED_POLL_MAX);
-
-	for (int i = 0; i < n; i++) {
-		struct sockaddr_un sa;
-		socklen_t len = sizeof(sa);
-
-		memset(&sa, 0, sizeof(sa));
-		if (getsockname(p[i].fd, (struct sockaddr *)&sa, &len) == 0 &&
-		    sa.sun_family == AF_UNIX && len > offsetof(struct sockaddr_un, sun_path) &&
-		    sa.sun_path[0] != '\0')
-			chmod(sa.sun_path, on ? 0600 : 0400);
-	}
+	feed_marks_taken(d->f, on);
 }
 
 /* R: start or stop recording the live session (to path, or the default name). */

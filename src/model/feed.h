@@ -65,6 +65,10 @@ struct feed_ops {
 	bool (*poll_ready)(struct feed *f, int fd, short revents);
 	/* A mark that arrived live: 1 with its text, 0 when none waits. */
 	int (*mark_receive)(struct feed *f, char *text, size_t size);
+	/* Whether the marks sent to this feed are kept (a dashboard records
+	 * them only while it records), for `pagetop mark` to count; NULL: a
+	 * feed that takes no marks. */
+	void (*marks_taken)(struct feed *f, bool on);
 	/* The marks and gaps a recording holds, in sample order. */
 	const struct feed_mark *(*marks)(const struct feed *f, size_t *n);
 	void (*close)(struct feed *f);
@@ -121,6 +125,13 @@ feed_find(const struct feed *f, double t)
 	return f->ops->find(f, t);
 }
 
+
+static inline void
+feed_marks_taken(struct feed *f, bool on)
+{
+	if (f->ops->marks_taken)
+		f->ops->marks_taken(f, on);
+}
 
 static inline bool
 feed_poll_ready(struct feed *f, int fd, short revents)

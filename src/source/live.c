@@ -168,6 +168,15 @@ live_mark_receive(struct feed *f, char *text, size_t size)
 }
 
 static void
+live_marks_taken(struct feed *f, bool on)
+{
+	struct live *l = live_of(f);
+
+	if (l->mark_fd >= 0)
+		marks_taking(l->mark_path, on);
+}
+
+static void
 live_close(struct feed *f)
 {
 	struct live *l = live_of(f);
@@ -199,6 +208,7 @@ static const struct feed_ops live_ops = {
 	.poll_fds = live_poll_fds,
 	.poll_ready = live_poll_ready,
 	.mark_receive = live_mark_receive,
+	.marks_taken = live_marks_taken,
 	.close = live_close,
 };
 

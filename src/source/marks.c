@@ -110,13 +110,21 @@ marks_close(int fd, const char *path)
 		unlink(path);
 }
 
+int
+marks_taking(const char *path, bool on)
+{
+	if (!path || !*path)
+		return -ENOENT;
+	return chmod(path, on ? MARKS_TAKING : MARKS_NOT_TAKING) < 0 ? -errno : 0;
+}
+
 #define MARKS_NONE	"nothing is recording: press R in the dashboard, or start pagetop record"
 
 /* Whether the listener at path takes marks now: its socket is writable
  * by its owner (marks.h). One that is not, left by a pagetop that died,
  * is removed. */
 static bool
-marks_taking(const char *path, long pid)
+marks_taken_at(const char *path, long pid)
 {
 	struct stat st;
 
@@ -163,7 +171,7 @@ marks_send(const char *text, char *why, size_t whylen)
 		if (n < 6 || strcmp(de->d_name + n - 5, ".sock") != 0)
 			continue;
 		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%s", dir, de->d_name);
-		if (!marks_taking(sa.sun_path, strtol(de->d_name, NULL, 10)))
+		if (!marks_taken_at(sa.sun_path, strtol(de->d_name, NULL, 10)))
 			continue;
 		if (sendto(fd, text, len, 0, (struct sockaddr *)&sa, sizeof(sa)) == (ssize_t)len)
 			sent++;

@@ -4,6 +4,7 @@
 #ifndef PAGETOP_MARKS_H
 #define PAGETOP_MARKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define MARK_TEXT_MAX 255
@@ -12,8 +13,8 @@
  * Whether a listener takes marks is said by its socket's mode, which its
  * process keeps: MARKS_TAKING (writable by its owner) while it records,
  * MARKS_NOT_TAKING while it does not (a dashboard before R: a mark sent to
- * it would be lost). A recorder keeps the first; the dashboard changes
- * its own socket's mode as R starts and stops recording. marks_send()
+ * it would be lost). A recorder keeps the first; the dashboard says, through
+ * its feed (feed_marks_taken), as R starts and stops recording. marks_send()
  * reads the mode, not what the process has open.
  */
 #define MARKS_TAKING		0600
@@ -25,6 +26,8 @@ int marks_listen(char *path, size_t pathlen, char *why, size_t whylen);
 /* One waiting mark into text: 1, or 0 when none waits. */
 int marks_receive(int fd, char *text, size_t size);
 void marks_close(int fd, const char *path);
+/* Says whether the listener at path takes marks (its mode): 0 or -errno. */
+int marks_taking(const char *path, bool on);
 /* Sends text, cut to MARK_TEXT_MAX bytes on a UTF-8 character boundary,
  * to every listener that takes marks (a dashboard that is not recording
  * is left out): how many got it, or -1 with why (none recording, or the directory
