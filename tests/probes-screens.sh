@@ -57,6 +57,11 @@ print("dtick=%d mtick=%d ctick=%d" % (d(a, b, "direct"), d(a, b, "memcg"),
 print("dwin=%d mwin=%d cwin=%d hist=%d" % (d(w, b, "direct"), d(w, b, "memcg"),
       d(w, b, "compact"), d(w, b, "direct") + d(w, b, "memcg")))
 print("wtick=%d wwin=%d" % (thr(a, b), thr(w, b)))
+# Compaction runs by result, tick/window, the results the window had.
+runs = lambda p, r: p["compaction"][r]["runs"]
+print("cres='%s'" % " ".join("%s %d/%d" % (r, runs(b, r) - runs(a, r), runs(b, r) - runs(w, r))
+      for r in b["compaction"] if isinstance(b["compaction"][r], dict) and
+      "runs" in b["compaction"][r] and runs(b, r) - runs(w, r)))
 print("rwtick=%d rwwin=%d" % (b["reclaim_writes"] - a["reclaim_writes"],
       b["reclaim_writes"] - w["reclaim_writes"]))
 # Fallbacks: the busiest (asked, taken) pair over the window.
@@ -103,6 +108,8 @@ for size in 80x24 200x60; do
 	    "^direct reclaim +$dtick( +$U){3} +$U/s +$dwin +$U\$"
 	check_screen "$size Reclaim: memcg" m$c "^memcg reclaim +$mtick( +$U){3} +$U/s +$mwin +$U\$"
 	check_screen "$size Reclaim: compaction" m$c "^compaction +$ctick .* $cwin +$U\$"
+	check_screen "$size Reclaim: compaction runs by result, tick/window" m$c \
+	    "^runs, tick/window +$cres\$"
 	check_screen "$size Reclaim: throttled for writeback" m$c \
 	    "^  writeback +$wtick +$U/s +$wwin +$U\$"
 	[ $r -lt 40 ] && keys m$c NPage

@@ -3,7 +3,8 @@
  * count, p50, p99 and longest and the stall time per second; the latency
  * histogram of direct and memcg reclaim over the probes' window (its
  * first and last entry, HIST_PROBE_TICKS ticks), a bar row per bucket;
- * throttling by reason; kswapd's awake time; writeback from reclaim. And
+ * compaction runs by result; throttling by reason; kswapd's awake time;
+ * writeback from reclaim. And
  * what every probe panel says when the probes are off.
  */
 #include "views/reclaim-probes.h"
@@ -19,7 +20,8 @@
 #define LABEL_W		19
 #define BAR_MAX		40
 
-enum pl_kind { PL_OFF, PL_MISSING, PL_HEAD, PL_STALL, PL_HIST_TITLE, PL_BUCKET, PL_THR_TITLE,
+enum pl_kind { PL_OFF, PL_MISSING, PL_HEAD, PL_STALL, PL_COMPACT_R, PL_HIST_TITLE, PL_BUCKET,
+	       PL_THR_TITLE,
 	       PL_THROTTLE, PL_KSWAPD, PL_WRITES, PL_MAX = 64 };
 
 struct pl {
@@ -146,6 +148,7 @@ pl_build(const struct view_ctx *ctx, struct pl *p)
 	pl_add(p, PL_HEAD, 0);
 	for (int k = 0; k < STALL_KIND_COUNT; k++)
 		pl_add(p, PL_STALL, k);
+	pl_add(p, PL_COMPACT_R, 0);
 	for (int k = STALL_DIRECT; k <= STALL_MEMCG; k++) {
 		p->reclaim.count += p->win.stall[k].count;
 		p->reclaim.sum_ns += p->win.stall[k].sum_ns;
@@ -203,6 +206,30 @@ draw_stall(const struct view_ctx *ctx, const struct pl *p, int k, int y)
 		  (unsigned long long)p->win.stall[k].count, win);
 }
 
+/* Under the compaction stalls, compaction runs (kcompactd's and tasks')
+ * by result, the tick's and the window's: "success 1/10 complete 0/5",
+ * the results the window had. */
+static void
+draw_compact_results(const struct view_ctx *ctx, const struct pl *p, int y)
+{
+	char line[256];
+	size_t n = (size_t)snprintf(line, sizeof(line), "%-*s", LABEL_W, "runs, tick/window");
+	bool any = false;
+
+	for (int r = 0; r < COMPACT_R_COUNT && n < sizeof(line); r++) {
+		if (!p->win.compact_result[r])
+			continue;
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %s %llu/%llu",
+				      probe_compact_result_name((enum probe_compact_result)r),
+				      (unsigned long long)(p->tick_ok ? p->tick.compact_result[r] : 0),
+				      (unsigned long long)p->win.compact_result[r]);
+		any = true;
+	}
+	if (!any && n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, " no compaction in the window");
+	draw_text(y, ctx->x, ctx->cols, any ? ST_NORMAL : ST_DIM, "%s", line);
+}
+
 static void
 draw_bucket(const struct view_ctx *ctx, const struct pl *p, int b, int y)
 {
@@ -247,6 +274,9 @@ reclaim_probes_draw(const struct view_ctx *ctx, int i, int y)
 		break;
 	case PL_STALL:
 		draw_stall(ctx, &p, r, y);
+		break;
+	case PL_COMPACT_R:
+		draw_compact_results(ctx, &p, y);
 		break;
 	case PL_HIST_TITLE:
 		fmt_duration(p.win.seconds, a, sizeof(a));

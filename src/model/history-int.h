@@ -64,7 +64,8 @@ enum {
 	M_PR_KCOMPACTD_US,
 	M_PR_WRITES,
 	M_PR_RECLAIMED,
-	M_PR_DS_COUNT,
+	M_PR_COMPACT_R,				/* runs by enum probe_compact_result */
+	M_PR_DS_COUNT = M_PR_COMPACT_R + COMPACT_R_COUNT,
 	M_PR_DS_US,
 	M_PR_DS_LOST,
 	M_PR_DS_MAX_US,				/* this tick's own, not a sum */

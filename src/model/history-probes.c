@@ -127,6 +127,8 @@ tick_figures(const struct probe_tick *t, uint64_t inc[N_SUMS])
 	R(M_PR_KCOMPACTD_WAKES) = t->kcompactd_wakes;
 	R(M_PR_KCOMPACTD_US) = t->kcompactd_awake_ns / 1000;
 	R(M_PR_WRITES) = t->reclaim_writes;
+	for (int r = 0; r < COMPACT_R_COUNT; r++)
+		R(M_PR_COMPACT_R + r) = t->compact_result[r];
 	R(M_PR_DS_COUNT) = t->dsleep.count;
 	R(M_PR_DS_US) = t->dsleep.sum_ns / 1000;
 	R(M_PR_DS_LOST) = t->dsleep_lost;
@@ -350,6 +352,8 @@ history_probe_sum(const struct history *h, uint64_t a, uint64_t b, struct hist_p
 	out->kcompactd_awake_us = D(M_PR_KCOMPACTD_US);
 	out->reclaim_writes = D(M_PR_WRITES);
 	out->reclaimed = D(M_PR_RECLAIMED);
+	for (int r = 0; r < COMPACT_R_COUNT; r++)
+		out->compact_result[r] = D(M_PR_COMPACT_R + r);
 	out->ds_count = D(M_PR_DS_COUNT);
 	out->ds_us = D(M_PR_DS_US);
 	out->ds_lost = D(M_PR_DS_LOST);

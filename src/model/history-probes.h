@@ -40,6 +40,7 @@ struct hist_probe_sum {
 	uint64_t kswapd_wakes, kswapd_awake_us;	/* summed over nodes */
 	uint64_t kcompactd_wakes, kcompactd_awake_us;
 	uint64_t reclaim_writes, reclaimed;
+	uint64_t compact_result[COMPACT_R_COUNT];	/* compaction runs by result */
 	uint64_t ds_count, ds_us, ds_lost, ds_max_us;
 };
 
