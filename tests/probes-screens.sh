@@ -154,4 +154,25 @@ if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ]; then
 else
 	ok "live probes # SKIP not root, or no BTF"
 fi
+# replay --compare: B's stalls under A's, from B's own history: B the same
+# recording gives the same rows; B without probes gives none.
+tmux_start cmp 200 60 "$PAGETOP replay $T/p.ptrec --compare $T/p.ptrec"
+wait_screen cmp "REPLAY" 5
+for i in 1 2 3 4 5 6 7 8 9 10; do keys cmp Right; done
+keys cmp 3
+scr=$(screen_of cmp | sed -n '/^stalls this tick /,/^runs, tick/p')
+for k in "direct reclaim:direct" "memcg reclaim:memcg" "compaction:compaction"; do
+	a=$(printf '%s\n' "$scr" | sed -n "s/^${k%%:*} \{2,\}\([0-9].*\)/\1/p")
+	b=$(printf '%s\n' "$scr" | sed -n "s/^  B ${k#*:} \{2,\}\([0-9].*\)/\1/p")
+	check_match "compare: B's ${k#*:} row ($b)" "$b" '^[0-9]+ '
+	check_eq "... the same as A's from the same file" "$b" "$a"
+done
+keys cmp q
+tmux_start cmpu 200 60 "$PAGETOP replay $T/p.ptrec --compare $T/u.ptrec"
+wait_screen cmpu "REPLAY" 5
+keys cmpu Right Right
+keys cmpu 3
+check_screen "compare, B without probes: A's rows" cmpu "^direct reclaim +[0-9]+ "
+check_no_screen "... and no B rows" cmpu "^  B direct"
+keys cmpu q
 done_testing

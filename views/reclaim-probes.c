@@ -4,7 +4,7 @@
  * histogram of direct and memcg reclaim over the probes' window (its
  * first and last entry, HIST_PROBE_TICKS ticks), a bar row per bucket;
  * compaction runs by result; throttling by reason; kswapd's awake time;
- * writeback from reclaim. And
+ * writeback from reclaim. With replay --compare, B's stalls under A's. And
  * what every probe panel says when the probes are off.
  */
 #include "views/reclaim-probes.h"
@@ -20,7 +20,7 @@
 #define LABEL_W		19
 #define BAR_MAX		40
 
-enum pl_kind { PL_OFF, PL_MISSING, PL_HEAD, PL_STALL, PL_COMPACT_R, PL_HIST_TITLE, PL_BUCKET,
+enum pl_kind { PL_OFF, PL_MISSING, PL_HEAD, PL_STALL, PL_STALL_B, PL_COMPACT_R, PL_HIST_TITLE, PL_BUCKET,
 	       PL_THR_TITLE,
 	       PL_THROTTLE, PL_KSWAPD, PL_WRITES, PL_MAX = 64 };
 
@@ -146,8 +146,12 @@ pl_build(const struct view_ctx *ctx, struct pl *p)
 	p->win_ok = history_probe_window(ctx->h, ctx->seq, &first) &&
 	    history_probe_sum(ctx->h, first, ctx->seq, &p->win);
 	pl_add(p, PL_HEAD, 0);
-	for (int k = 0; k < STALL_KIND_COUNT; k++)
+	for (int k = 0; k < STALL_KIND_COUNT; k++) {
 		pl_add(p, PL_STALL, k);
+		if (ctx->b && ctx->b->e &&
+		    history_probes_state(ctx->b->h, ctx->b->seq, NULL, NULL) == PROBES_ON)
+			pl_add(p, PL_STALL_B, k);
+	}
 	pl_add(p, PL_COMPACT_R, 0);
 	for (int k = STALL_DIRECT; k <= STALL_MEMCG; k++) {
 		p->reclaim.count += p->win.stall[k].count;
@@ -181,11 +185,13 @@ reclaim_probes_lines(const struct view_ctx *ctx)
 }
 
 static void
-draw_stall(const struct view_ctx *ctx, const struct pl *p, int k, int y)
+draw_stall(const struct view_ctx *ctx, const struct pl *p, int k, int y, bool b)
 {
-	static const char *const label[STALL_KIND_COUNT] = {
-		"direct reclaim", "memcg reclaim", "compaction",
+	static const char *const labels[2][STALL_KIND_COUNT] = {
+		{ "direct reclaim", "memcg reclaim", "compaction" },
+		{ "  B direct", "  B memcg", "  B compaction" },
 	};
+	const char *const *label = labels[b];
 	const struct probe_hist *l = &p->tick.stall[k];
 	uint64_t max = p->tick.stall_max_ns[k];
 	char p50[16], p99[16], mx[16], per[16], win[16];
@@ -273,8 +279,16 @@ reclaim_probes_draw(const struct view_ctx *ctx, int i, int y)
 			  "window", "total");
 		break;
 	case PL_STALL:
-		draw_stall(ctx, &p, r, y);
+		draw_stall(ctx, &p, r, y, false);
 		break;
+	case PL_STALL_B: {
+		/* B's figures at its own moment, from its own history. */
+		static struct pl pb;
+
+		pl_build(ctx->b, &pb);
+		draw_stall(ctx, &pb, r, y, true);
+		break;
+	}
 	case PL_COMPACT_R:
 		draw_compact_results(ctx, &p, y);
 		break;
