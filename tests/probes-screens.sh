@@ -167,6 +167,12 @@ for k in "direct reclaim:direct" "memcg reclaim:memcg" "compaction:compaction"; 
 	check_match "compare: B's ${k#*:} row ($b)" "$b" '^[0-9]+ '
 	check_eq "... the same as A's from the same file" "$b" "$a"
 done
+keys cmp 2
+scr=$(screen_of cmp)
+a=$(printf '%s\n' "$scr" | sed -n 's/^by order, this tick\/window  *//p')
+b=$(printf '%s\n' "$scr" | sed -n 's/^B by order, tick\/window  *//p')
+check_match "compare: B's fallbacks by order ($b)" "$b" '^[0-9]+: [0-9]+/[0-9]+'
+check_eq "... the same as A's from the same file" "$b" "$a"
 keys cmp q
 tmux_start cmpu 200 60 "$PAGETOP replay $T/p.ptrec --compare $T/u.ptrec"
 wait_screen cmpu "REPLAY" 5
@@ -174,5 +180,7 @@ keys cmpu Right Right
 keys cmpu 3
 check_screen "compare, B without probes: A's rows" cmpu "^direct reclaim +[0-9]+ "
 check_no_screen "... and no B rows" cmpu "^  B direct"
+keys cmpu 2
+check_no_screen "... nor B's fallbacks" cmpu "^B by order"
 keys cmpu q
 done_testing

@@ -6,6 +6,7 @@
  * (its memory, and its blocks at or above the pageblock order, which a
  * steal prefers) and its chart over the entries before.
  * Types are named as pagetypeinfo names them, by the kernel's number.
+ * With replay --compare, B's orders under A's, from B's own history.
  */
 #include "views/frag-fallbacks.h"
 
@@ -108,9 +109,9 @@ busiest_pairs(const struct hist_probe_sum *w, int top[PAIRS_MAX][2])
  * whole cells only. */
 static void
 draw_orders(const struct view_ctx *ctx, int y, const struct hist_probe_sum *t, bool tick,
-	    const struct hist_probe_sum *w)
+	    const struct hist_probe_sum *w, const char *label)
 {
-	int x = ctx->x + draw_text(y, ctx->x, ctx->cols, ST_DIM, "by order, this tick/window ");
+	int x = ctx->x + draw_text(y, ctx->x, ctx->cols, ST_DIM, "%s", label);
 	bool any = false;
 
 	for (int o = 0; o < PROBE_ORDERS; o++) {
@@ -170,7 +171,18 @@ frag_fallbacks_draw(const struct view_ctx *ctx, int zone, int y, int rows)
 	y = view_title(y, ctx->x, ctx->cols, line);
 	if (y >= end)
 		return;
-	draw_orders(ctx, y++, &t, tick, &w);
+	draw_orders(ctx, y++, &t, tick, &w, "by order, this tick/window ");
+	if (ctx->b && y < end && probes_panel_on(ctx->b, line, sizeof(line))) {
+		const struct view_ctx *cb = ctx->b;
+		struct hist_probe_sum tb, wb;
+		bool tick_b = cb->seq > 0 && history_probe_sum(cb->h, cb->seq - 1, cb->seq, &tb);
+		uint64_t fb;
+
+		/* Drawn in A's area: only the figures are B's. */
+		if (history_probe_window(cb->h, cb->seq, &fb) &&
+		    history_probe_sum(cb->h, fb, cb->seq, &wb))
+			draw_orders(ctx, y++, &tb, tick_b, &wb, "B by order, tick/window   ");
+	}
 	n_top = busiest_pairs(&w, top);
 	/* Each pair: the tick's and the window's count, the free lists of the
 	 * type it took from, then its chart over the ticks before. */
