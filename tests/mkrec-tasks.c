@@ -5,8 +5,11 @@
  *   +12 s (12) and "three" at +20.3 s (21);
  *   three tasks blocked in new ways at sample 8, or FROM (an ext4 journal commit,
  *   writeback, a vfork), and a fourth way at sample 17 (a page lock);
- *   a gap of 3 samples lost before sample 25.
+ *   a gap of 3 samples lost before sample 25;
+ *   a sensor, coretemp-isa-0000 "Package id 0", at 40 + FROM + i degrees
+ *   in sample i, and a fan only when FROM is 8.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +77,13 @@ main(int argc, char **argv)
 				block(s, k);
 		if (i >= 17)
 			block(s, 3);
+		s->sensors = (struct sensors){ .available = true, .n = from == 8 ? 2 : 1 };
+		s->sensors.r[0] = (struct sensor_reading){ .chip = "coretemp-isa-0000",
+			.label = "Package id 0", .kind = SENSOR_TEMP, .valid = true,
+			.value = 40 + from + i, .high = 80, .crit = 100 };
+		s->sensors.r[1] = (struct sensor_reading){ .chip = "nct6775-isa-0290",
+			.label = "fan1", .kind = SENSOR_FAN, .valid = true, .value = 1200,
+			.high = NAN, .crit = NAN };
 		s->wall = START + i;
 		s->mono = 100 + i;
 		if ((i == 5 && rec_writer_mark(w, START + 4.5, "one") < 0) ||

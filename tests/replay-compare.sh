@@ -225,6 +225,13 @@ for size in 80x24 200x60; do
 	check_screen "$n: ... B's journal wait" $n '^ +1 +[0-9a-z]+ +journal +waiting for the ext4 journal to commit'
 	check_screen "$n: ... and its vfork" $n '^ +1 +[0-9a-z]+ +vfork '
 	check_eq "$n: nothing past $c columns" "$(screen_of $n | wc -L)" $c
+	# Sensors: B's reading of the same chip and label beside A's (A at
+	# 40 + 8 + 5, B at 40 + 3 + 5 degrees); B has no fan: "-".
+	keys $n 6
+	check_screen "$n: Sensors: a B column" $n '^  Sensor .* Value +B( |$)'
+	check_screen "$n: ... B's temperature beside A's" $n '^  Package id 0 +53\.0.C +48\.0.C'
+	check_screen "$n: ... B without the fan: -" $n '^  fan1 +1200 RPM +-( |$)'
+	check_eq "$n: nothing past $c columns" "$(screen_of $n | wc -L)" $c
 	keys $n q
 	check_screen "$n: q quits" $n '^exit=0$'
 done

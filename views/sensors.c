@@ -2,7 +2,8 @@
  * Sensors: every reading grouped under its chip, with its limits and a bar
  * of the value against the critical limit (or the high one). Sensors are
  * not history: this screen always shows the latest reading, also while
- * the other screens are paused on an older entry.
+ * the other screens are paused on an older entry. With replay --compare,
+ * a B column: the reading of the same chip and label in B's sample.
  */
 #include <curses.h>
 #include <math.h>
@@ -28,6 +29,7 @@ struct sensors_view {
 struct sensors_layout {
 	int label, label_w;
 	int value;
+	int b;			/* B's value (replay --compare); 0: none */
 	bool limits;
 	int high, crit;
 	int bar, bar_w;		/* bar_w 0: no bar */
@@ -72,13 +74,13 @@ sensors_text(const struct view_ctx *ctx, int y, int x, int w, enum style st,
 }
 
 static void
-sensors_layout(int cols, struct sensors_layout *l)
+sensors_layout(int cols, bool b, struct sensors_layout *l)
 {
 	int fixed;
 
 	memset(l, 0, sizeof(*l));
-	l->limits = cols >= 58;
-	fixed = 2 + 1 + VALUE_W;
+	l->limits = cols >= 58 + (b ? 1 + VALUE_W : 0);
+	fixed = 2 + 1 + VALUE_W + (b ? 1 + VALUE_W : 0);
 	if (l->limits)
 		fixed += 2 * (1 + VALUE_W);
 	if (cols >= 66)
@@ -90,10 +92,12 @@ sensors_layout(int cols, struct sensors_layout *l)
 	if (l->label_w < 1)
 		l->label_w = 1;
 	l->value = l->label + l->label_w + 1;
-	l->high = l->value + VALUE_W + 1;
+	if (b)
+		l->b = l->value + VALUE_W + 1;
+	l->high = (b ? l->b : l->value) + VALUE_W + 1;
 	l->crit = l->high + VALUE_W + 1;
 	if (cols >= 66) {
-		l->bar = (l->limits ? l->crit : l->value) + VALUE_W + 2;
+		l->bar = (l->limits ? l->crit : b ? l->b : l->value) + VALUE_W + 2;
 		l->bar_w = cols - l->bar;
 		if (l->bar_w > BAR_MAX)
 			l->bar_w = BAR_MAX;
@@ -187,6 +191,18 @@ sensors_bar(const struct view_ctx *ctx, int y, int x, int w,
 	}
 }
 
+/* B's reading of the same chip and label, or NULL. */
+static const struct sensor_reading *
+sensors_in_b(const struct view_ctx *ctx, const struct sensor_reading *r)
+{
+	const struct sensors *s = ctx->b ? ctx->b->sensors : NULL;
+
+	for (int i = 0; s && i < s->n; i++)
+		if (strcmp(s->r[i].chip, r->chip) == 0 && strcmp(s->r[i].label, r->label) == 0)
+			return &s->r[i];
+	return NULL;
+}
+
 static void
 sensors_row(const struct view_ctx *ctx, const struct sensors_layout *l, int y,
     const struct sensor_reading *r)
@@ -197,6 +213,14 @@ sensors_row(const struct view_ctx *ctx, const struct sensors_layout *l, int y,
 	sensors_text(ctx, y, x + l->label, l->label_w, r->valid ? ST_NORMAL : ST_DIM,
 	    "%s", r->label);
 	sensors_figure(ctx, y, x + l->value, st, r->kind, r->value);
+	if (l->b) {
+		const struct sensor_reading *rb = sensors_in_b(ctx, r);
+
+		if (rb && rb->valid)
+			sensors_figure(ctx, y, x + l->b, ST_HEAT3, rb->kind, rb->value);
+		else
+			sensors_text(ctx, y, x + l->b + VALUE_W - 1, 1, ST_DIM, "-");
+	}
 	if (l->limits) {
 		if (!isnan(r->high))
 			sensors_figure(ctx, y, x + l->high, ST_DIM, r->kind, r->high);
@@ -300,9 +324,11 @@ sensors_draw(const struct view_ctx *ctx, void *state)
 		    sensors_width(buf), ST_DIM, "%s", buf);
 	y++;
 
-	sensors_layout(ctx->cols, &l);
+	sensors_layout(ctx->cols, ctx->b && ctx->b->sensors, &l);
 	sensors_text(ctx, y, ctx->x + l.label, l.label_w, ST_DIM, "Sensor");
 	sensors_text(ctx, y, ctx->x + l.value + VALUE_W - 5, 5, ST_DIM, "Value");
+	if (l.b)
+		sensors_text(ctx, y, ctx->x + l.b + VALUE_W - 1, 1, ST_DIM, "B");
 	if (l.limits) {
 		sensors_text(ctx, y, ctx->x + l.high + VALUE_W - 4, 4, ST_DIM, "High");
 		sensors_text(ctx, y, ctx->x + l.crit + VALUE_W - 4, 4, ST_DIM, "Crit");
