@@ -173,6 +173,7 @@ for size in 80x24 200x60; do
 		check_screen "$n: ... and B's under it" $n '^B: free pages at each order'
 		check "$n: ... B's after A's" sh -c "screen_of() { tmux -L '$TMUX_SOCK' capture-pane -p -t $n; }
 			screen_of | grep -n '^[AB]: free pages' | cut -d: -f2 | tr -d '\n' | grep -qx AB"
+
 	else
 		check_screen "$n: Fragmentation: the table" $n '^ord +free'
 	fi
@@ -209,6 +210,16 @@ print(ep('$mb') + ep(day + ' $ta') - ep('$ma'))")
 	keys $n q
 	check_screen "$n: q quits" $n '^exit=0$'
 done
+
+# A tall screen: B's unusable-index heatmap under A's, below the free pages'.
+tmux_start tall 200 110 "$PAGETOP replay $T/a.ptrec --compare $T/b.ptrec"
+wait_screen tall 'REPLAY ' >/dev/null
+keys tall Right Right Right Right Right Right Right Right Right Right 2
+check_screen "200x110: B's unusable index under A's" tall '^B: unusable free index at each order'
+check "... in the order A free, B free, A unusable, B unusable" sh -c \
+	"tmux -L '$TMUX_SOCK' capture-pane -p -t tall | grep -E '^[AB]: (free pages|unusable)' |
+	cut -c1 | tr -d '\n' | grep -qx ABAB"
+keys tall q
 
 # Tasks: B's groups under A's list, from B's history. B's three ways of
 # blocking start at its sample 3, A's at 8: at A's sample 5 only B has them.

@@ -668,9 +668,19 @@ fragmentation_draw_lists(const struct view_ctx *ctx, void *state)
 			frag_heatmap(ctx->b, a, row, heat_rows, zb, &wb, HEAT_FREE, "B");
 		row += 1 + heat_rows;
 	}
-	/* Tall screens: the unusable index over the same window, below. */
-	if (heat_rows == n && w.n > 0 && ctx->rows - row >= 2 + n)
+	/* Tall screens: the unusable index over the same window, below, and
+	 * B's under it when there is room for it whole. */
+	if (heat_rows == n && w.n > 0 && ctx->rows - row >= 2 + n) {
 		frag_heatmap(ctx, a, row + 1, n, z, &w, HEAT_UNUSABLE, zb >= 0 ? "A" : NULL);
+		row += 2 + n;
+		if (zb >= 0 && ctx->rows - row >= 1 + n) {
+			struct frag_heatmap_window wb;
+
+			frag_heatmap_window(ctx->b, w.label_w, &wb);
+			if (wb.n > 0)
+				frag_heatmap(ctx->b, a, row, n, zb, &wb, HEAT_UNUSABLE, "B");
+		}
+	}
 }
 
 /* The free lists, and under them the fallbacks that came out of them. */
