@@ -25,6 +25,9 @@ awk '$1 == "MemFree:" { $2 = 1048576 } { print }' $T/b/meminfo > $T/b/meminfo.ne
 	mv $T/b/meminfo.new $T/b/meminfo
 awk '$4 == "DMA32" { $5 = 4242 } { print }' $T/b/buddyinfo > $T/b/buddyinfo.new &&
 	mv $T/b/buddyinfo.new $T/b/buddyinfo
+# And its Normal zone has 1 GiB free (262144 pages) in zoneinfo.
+awk '/^Node/ { z = $4 } z == "Normal" && $1 == "pages" && $2 == "free" { $3 = 262144; z = "" } { print }' \
+	$T/b/zoneinfo > $T/b/zoneinfo.new && mv $T/b/zoneinfo.new $T/b/zoneinfo
 start=$(date +%s.%N)
 ( while [ ! -f $T/stop ]; do
 	n=$(date +%s.%N)
@@ -153,6 +156,14 @@ for size in 80x24 200x60; do
 	fi
 	check_screen "$n: B's trend under A's" $n '  B +[▁▂▃▄▅▆▇█ ]*[▁▂▃▄▅▆▇█]'
 	check_eq "$n: nothing past $c columns" "$(screen_of $n | wc -L)" $c
+	# Zones: B's line under each of A's where the rows allow, B's own.
+	if [ $r -ge 40 ]; then
+		check_screen "$n: Zones: B's Normal under A's, 1 GiB free" $n '^   B +free +1\.0G  min '
+		check "$n: ... right under A's Normal" sh -c "tmux -L '$TMUX_SOCK' capture-pane -p -t $n |
+			grep -A1 '^ 0 Normal ' | sed -n 2p | grep -q '^   B  *free  *1.0G'"
+	else
+		check_no_screen "$n: Zones: no B lines at $r rows" $n '^   B +free '
+	fi
 	# Reclaim: B's row under each of A's, its value and chart B's.
 	keys $n 3
 	check_screen "$n: the Reclaim screen" $n '^Reclaim  per second'

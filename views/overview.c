@@ -118,14 +118,77 @@ panel_memory(const struct view_ctx *ctx, struct area *a, int max_lines)
 		memory_line_b(ctx->b, a, items, sizeof(items) / sizeof(items[0]));
 }
 
+/* Zone z of ctx's entry against its watermarks on a's next line, labelled
+ * by the zone (or by label, for B's under A's); false when its
+ * watermarks are not held. */
+static bool
+zone_row(const struct view_ctx *ctx, struct area *a, int z, const char *label)
+{
+	const struct hist_shape *sh = &ctx->h->shape;
+	char f[16], mn[16], lo[16], hi[16];
+	uint64_t kib = (uint64_t)(ctx->page_size > 0 ? ctx->page_size : 4096) / 1024;
+	uint64_t wbuf[WM_COUNT];
+	const uint64_t *wm = history_wmark(ctx->h, ctx->seq, z, wbuf) ? wbuf : NULL;
+	static const char *const below_min[] = { "below min: allocations reclaim directly",
+		"below min: direct reclaim", "<min: direct reclaim", "<min", NULL };
+	static const char *const below_low[] = { "below low: kswapd woken",
+		"<low: kswapd woken", "<low", NULL };
+	static const char *const below_high[] = { "below high: kswapd reclaiming",
+		"<high: kswapd reclaiming", "<high: kswapd", "<high", NULL };
+	static const char *const fine[] = { "ok", NULL };
+	const char *const *state;
+	enum style st;
+	int x, k;
+
+	if (!wm || wm[WM_FREE] == UINT64_MAX || wm[WM_MANAGED] == 0)
+		return false;
+	fmt_kib(wm[WM_FREE] * kib, f, sizeof(f));
+	fmt_kib(wm[WM_MIN] * kib, mn, sizeof(mn));
+	fmt_kib(wm[WM_LOW] * kib, lo, sizeof(lo));
+	fmt_kib(wm[WM_HIGH] * kib, hi, sizeof(hi));
+	/* What the allocator does at this level, in the kernel's terms. */
+	if (wm[WM_FREE] < wm[WM_MIN]) {
+		state = below_min;
+		st = ST_BAD;
+	} else if (wm[WM_FREE] < wm[WM_LOW]) {
+		state = below_low;
+		st = ST_WARN;
+	} else if (wm[WM_FREE] < wm[WM_HIGH]) {
+		state = below_high;
+		st = ST_WARN;
+	} else {
+		state = fine;
+		st = ST_GOOD;
+	}
+	x = a->x + 1;
+	if (label)
+		x += draw_text(a->y, x, a->w, ST_HEAT3, "%-9s", label);
+	else
+		x += draw_text(a->y, x, a->w, ST_NORMAL, "%d %-7s", sh->zones[z].node,
+			       sh->zones[z].name);
+	x += draw_text(a->y, x, a->w, ST_DIM, " free ");
+	x += draw_text(a->y, x, a->w, st, "%6s", f);
+	x += draw_text(a->y, x, a->x + a->w - x, ST_DIM, "  min %s low %s high %s  ", mn, lo, hi);
+	/* The longest wording that fits: at 80 columns a zone's verdict is
+	 * never cut mid-word. */
+	for (k = 0; state[k + 1] && (int)strlen(state[k]) > a->x + a->w - x; k++)
+		;
+	draw_text(a->y, x, a->x + a->w - x, st, "%s", state[k]);
+	a->y++;
+	return true;
+}
+
+static int zone_in_b(const struct view_ctx *ctx, int z);
+
+/* Each zone's free memory against its watermarks; with a second
+ * recording, B's same zone under each where the rows allow (b_rows). */
 static void
-panel_zones(const struct view_ctx *ctx, struct area *a)
+panel_zones(const struct view_ctx *ctx, struct area *a, bool b_rows)
 {
 	const struct hist_shape *sh = &ctx->h->shape;
 	const struct hist_entry *e = ctx->e;
-	char f[16], mn[16], lo[16], hi[16], why[200];
-	uint64_t kib = (uint64_t)(ctx->page_size > 0 ? ctx->page_size : 4096) / 1024;
-	int shown = 0, filtered = 0;
+	char why[200];
+	int shown = 0, filtered = 0, zb;
 
 	if (!area_room(a, 2))
 		return;
@@ -136,56 +199,16 @@ panel_zones(const struct view_ctx *ctx, struct area *a)
 		return;
 	}
 	for (int z = 0; z < sh->n_zones && area_room(a, 1); z++) {
-		uint64_t wbuf[WM_COUNT];
-		const uint64_t *wm = history_wmark(ctx->h, ctx->seq, z, wbuf) ? wbuf : NULL;
-		static const char *const below_min[] = { "below min: allocations reclaim directly",
-			"below min: direct reclaim", "<min: direct reclaim", "<min", NULL };
-		static const char *const below_low[] = { "below low: kswapd woken",
-			"<low: kswapd woken", "<low", NULL };
-		static const char *const below_high[] = { "below high: kswapd reclaiming",
-			"<high: kswapd reclaiming", "<high: kswapd", "<high", NULL };
-		static const char *const fine[] = { "ok", NULL };
-		const char *const *state;
-		enum style st;
-		int x, k;
-
-		if (!wm || wm[WM_FREE] == UINT64_MAX || wm[WM_MANAGED] == 0)
-			continue;
 		if (!zone_shown(ctx, z)) {
 			filtered++;
 			continue;
 		}
+		if (!zone_row(ctx, a, z, NULL))
+			continue;
 		shown++;
-		fmt_kib(wm[WM_FREE] * kib, f, sizeof(f));
-		fmt_kib(wm[WM_MIN] * kib, mn, sizeof(mn));
-		fmt_kib(wm[WM_LOW] * kib, lo, sizeof(lo));
-		fmt_kib(wm[WM_HIGH] * kib, hi, sizeof(hi));
-		/* What the allocator does at this level, in the kernel's terms. */
-		if (wm[WM_FREE] < wm[WM_MIN]) {
-			state = below_min;
-			st = ST_BAD;
-		} else if (wm[WM_FREE] < wm[WM_LOW]) {
-			state = below_low;
-			st = ST_WARN;
-		} else if (wm[WM_FREE] < wm[WM_HIGH]) {
-			state = below_high;
-			st = ST_WARN;
-		} else {
-			state = fine;
-			st = ST_GOOD;
-		}
-		x = a->x + 1;
-		x += draw_text(a->y, x, a->w, ST_NORMAL, "%d %-7s", sh->zones[z].node, sh->zones[z].name);
-		x += draw_text(a->y, x, a->w, ST_DIM, " free ");
-		x += draw_text(a->y, x, a->w, st, "%6s", f);
-		x += draw_text(a->y, x, a->x + a->w - x, ST_DIM, "  min %s low %s high %s  ", mn,
-			       lo, hi);
-		/* The longest wording that fits: at 80 columns a zone's
-		 * verdict is never cut mid-word. */
-		for (k = 0; state[k + 1] && (int)strlen(state[k]) > a->x + a->w - x; k++)
-			;
-		draw_text(a->y, x, a->x + a->w - x, st, "%s", state[k]);
-		a->y++;
+		if (b_rows && ctx->b && ctx->b->e && (ctx->b->e->valid & SRC_BIT(SRC_ZONEINFO)) &&
+		    (zb = zone_in_b(ctx, z)) >= 0 && area_room(a, 1))
+			zone_row(ctx->b, a, zb, "  B");
 	}
 	if (!shown && filtered)
 		panel_filtered(ctx, a, "zone's name");
@@ -688,7 +711,7 @@ overview_draw(const struct view_ctx *ctx, void *state)
 				       ctx->cols - ctx->cols / 2 - 1, left.end };
 		panel_memory(ctx, &left, 2);
 		left.y++;
-		panel_zones(ctx, &left);
+		panel_zones(ctx, &left, true);
 		left.y++;
 		panel_psi(ctx, &left, PSI_COUNT);
 		left.y++;
@@ -708,7 +731,7 @@ overview_draw(const struct view_ctx *ctx, void *state)
 	}
 	panel_memory(ctx, &left, ctx->rows >= 26 ? 2 : 1);
 	panel_tasks(ctx, &left, true);
-	panel_zones(ctx, &left);
+	panel_zones(ctx, &left, ctx->rows >= 40);
 	panel_psi(ctx, &left, ctx->rows >= 30 ? PSI_COUNT : 2);
 	panel_orders(ctx, &left, ctx->rows >= 40);
 	panel_rates(ctx, &left, 2, 1);
