@@ -240,7 +240,14 @@ for size in 80x24 200x60; do
 	n=k$c
 	tmux_start $n $c $r "$PAGETOP replay $T/ta.ptrec --compare $T/tb.ptrec"
 	wait_screen $n 'REPLAY 22:13:20\.000 ' >/dev/null
-	keys $n Right Right Right Right Right 4
+	keys $n Right Right Right Right Right
+	# The Overview: B's tasks under A's where the rows allow.
+	if [ $r -ge 30 ]; then
+		check_screen "$n: Overview: B's tasks line, 3 blocked" $n '^  B   0 running 3 blocked: '
+	else
+		check_no_screen "$n: Overview: no B tasks line at $r rows" $n '^  B   [0-9]+ running'
+	fi
+	keys $n 4
 	check_screen "$n: Tasks: A at its sample 5" $n 'REPLAY 22:13:25\.000 x1 paused  B 22:13:25\.000 '
 	check_screen "$n: ... no task blocked in A" $n 'no task is blocked'
 	check_screen "$n: ... B's groups under it" $n '^B: blocked tasks at its sample'

@@ -418,6 +418,31 @@ group_text(const struct hist_task_group *g, int w, char *dst, size_t size)
 /* One line: task states and the biggest group of blocked tasks; with
  * events_too, the counts alone and then the latest kernel log events.
  * What does not fit is left out whole, the reason cut at a word. */
+/* replay --compare: B's task states and its biggest group on one line,
+ * under A's. */
+static void
+tasks_line_b(const struct view_ctx *ctx, struct area *a)
+{
+	const struct hist_entry *e = ctx->b ? ctx->b->e : NULL;
+	const struct hist_tasks *t;
+	int x, end = a->x + a->w;
+
+	if (!e || !(e->valid & SRC_BIT(SRC_TASKS)) || !area_room(a, 1))
+		return;
+	t = &e->tasks;
+	x = a->x + draw_text(a->y, a->x, a->w, ST_HEAT3, "  B   ");
+	x += draw_text(a->y, x, end - x, ST_NORMAL, "%u running ", t->state[TS_RUNNING]);
+	x += draw_text(a->y, x, end - x, t->n_blocked ? ST_BAD : ST_GOOD, "%u blocked",
+		       t->n_blocked);
+	if (t->n_groups > 0 && end - x > 12) {
+		char g[160];
+
+		group_text(&t->top[0], end - x - 2, g, sizeof(g));
+		draw_text(a->y, x, end - x, ST_NORMAL, ": %s", g);
+	}
+	a->y++;
+}
+
 static void
 panel_tasks(const struct view_ctx *ctx, struct area *a, bool events_too)
 {
@@ -457,6 +482,8 @@ panel_tasks(const struct view_ctx *ctx, struct area *a, bool events_too)
 	if (events_too)
 		view_events_inline(ctx, a->y, x, end);
 	a->y++;
+	if (tasks && ctx->b && ctx->rows >= 30)
+		tasks_line_b(ctx, a);
 }
 
 /* Tall and wide: the task states, then the biggest groups of blocked
@@ -497,6 +524,8 @@ panel_task_groups(const struct view_ctx *ctx, struct area *a, int max_rows)
 	}
 	if (t->n_groups > n && area_room(a, 1) && max_rows > n + 1)
 		draw_text(a->y++, a->x + 7, a->w - 7, ST_DIM, "+%u more groups", t->n_groups - n);
+	if (ctx->b)
+		tasks_line_b(ctx, a);
 }
 
 struct rate_item {
