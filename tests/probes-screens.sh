@@ -173,6 +173,14 @@ a=$(printf '%s\n' "$scr" | sed -n 's/^by order, this tick\/window  *//p')
 b=$(printf '%s\n' "$scr" | sed -n 's/^B by order, tick\/window  *//p')
 check_match "compare: B's fallbacks by order ($b)" "$b" '^[0-9]+: [0-9]+/[0-9]+'
 check_eq "... the same as A's from the same file" "$b" "$a"
+# Tasks: B's longest-stalled task over its window, as A's table has it.
+keys cmp 4
+scr=$(screen_of cmp)
+top=$(printf '%s\n' "$scr" | sed -n '/^Stalled in reclaim/,/^$/p' | awk '$1 ~ /^[0-9]+$/ { print $1, $2, $(NF - 1), $(NF - 2); exit }')
+check_match "compare: A's stalled tasks listed ($top)" "$top" '^[0-9]+ '
+set -- $top
+check_screen "compare: B's longest-stalled task is the same ($top)" cmp \
+	"^B stalled: [0-9]+ tasks, the longest $2 \\($1\\) $3 in $4\$"
 keys cmp q
 tmux_start cmpu 200 60 "$PAGETOP replay $T/p.ptrec --compare $T/u.ptrec"
 wait_screen cmpu "REPLAY" 5
@@ -182,5 +190,7 @@ check_screen "compare, B without probes: A's rows" cmpu "^direct reclaim +[0-9]+
 check_no_screen "... and no B rows" cmpu "^  B direct"
 keys cmpu 2
 check_no_screen "... nor B's fallbacks" cmpu "^B by order"
+keys cmpu 4
+check_no_screen "... nor B's stalled tasks" cmpu "^B stalled"
 keys cmpu q
 done_testing

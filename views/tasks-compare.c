@@ -2,26 +2,63 @@
  * The second recording's blocked tasks at its sample, as its history kept
  * them (the biggest groups of each sample, with their wait reasons): what
  * a comparison needs beside the first recording's list, without the
- * second's stacks.
+ * second's stacks; and, where B has the kernel probes, the task that
+ * stalled longest in reclaim or compaction over B's probe window.
  */
 #include "views/tasks-compare.h"
+#include "model/history-probes.h"
 #include "model/reasons.h"
+#include "util/text.h"
+#include "views/reclaim-probes.h"
 
 #include <stdio.h>
+#include <string.h>
+
+/* B's probes are on at its entry. */
+static bool
+tasks_compare_probes(const struct view_ctx *b)
+{
+	return b->e && history_probes_state(b->h, b->seq, NULL, NULL) == PROBES_ON;
+}
 
 int
 tasks_compare_height(const struct view_ctx *ctx, int avail)
 {
 	const struct hist_entry *e;
-	int want = 3;
+	int want;
 
 	if (!ctx->b || avail < 3)
 		return 0;
 	e = ctx->b->e;
+	want = 3 + tasks_compare_probes(ctx->b);
 	if (e && (e->valid & SRC_BIT(SRC_TASKS)))
-		want = 2 + (e->tasks.n_groups < HIST_TASK_GROUPS ? e->tasks.n_groups :
+		want = 2 + tasks_compare_probes(ctx->b) + (e->tasks.n_groups < HIST_TASK_GROUPS ? e->tasks.n_groups :
 			    HIST_TASK_GROUPS) + (e->tasks.n_groups > HIST_TASK_GROUPS);
 	return want < avail ? want : avail;
+}
+
+/* "B stalled: 3 tasks, the longest cc1 (4242) 1.2s in 40" on line y of
+ * a's area, over B's probe window, from B's own history. */
+static void
+tasks_compare_stalled(const struct view_ctx *b, const struct view_ctx *a, int y, int end)
+{
+	struct hist_probe_task t;
+	char comm[64], tot[16];
+	uint64_t first;
+	int more = 0, n;
+
+	if (y >= end || !tasks_compare_probes(b) || !history_probe_window(b->h, b->seq, &first))
+		return;
+	n = history_probe_tasks(b->h, first, b->seq, &t, 1, &more);
+	if (n <= 0) {
+		draw_text(y, a->x, a->cols, ST_GOOD, "B stalled: no task in reclaim or compaction");
+		return;
+	}
+	text_escape(comm, sizeof(comm), t.comm, strnlen(t.comm, sizeof(t.comm)));
+	probes_fmt_ns((double)t.total_ns, tot, sizeof(tot));
+	draw_text(y, a->x, a->cols, ST_HEAT3, "B stalled: %d task%s, the longest %s (%d) %s in %llu",
+		  n + more, n + more == 1 ? "" : "s", comm, (int)t.tid, tot,
+		  (unsigned long long)t.count);
 }
 
 void
@@ -41,7 +78,8 @@ tasks_compare_draw(const struct view_ctx *ctx, int y, int rows)
 	}
 	if (e->tasks.n_groups == 0) {
 		if (y < end)
-			draw_text(y, ctx->x, ctx->cols, ST_GOOD, "no task blocked in B");
+			draw_text(y++, ctx->x, ctx->cols, ST_GOOD, "no task blocked in B");
+		tasks_compare_stalled(ctx->b, ctx, y, end);
 		return;
 	}
 	if (y < end)
@@ -58,6 +96,7 @@ tasks_compare_draw(const struct view_ctx *ctx, int y, int rows)
 		draw_text(y++, ctx->x + 29, ctx->cols - 29, ST_NORMAL, "%s", g->reason);
 	}
 	if (e->tasks.n_groups > HIST_TASK_GROUPS && y < end)
-		draw_text(y, ctx->x, ctx->cols, ST_DIM, "%6s and %u more groups", "",
+		draw_text(y++, ctx->x, ctx->cols, ST_DIM, "%6s and %u more groups", "",
 			  e->tasks.n_groups - HIST_TASK_GROUPS);
+	tasks_compare_stalled(ctx->b, ctx, y, end);
 }
