@@ -167,6 +167,12 @@ for k in "direct reclaim:direct" "memcg reclaim:memcg" "compaction:compaction"; 
 	check_match "compare: B's ${k#*:} row ($b)" "$b" '^[0-9]+ '
 	check_eq "... the same as A's from the same file" "$b" "$a"
 done
+# The latency histogram: B's count beside each bucket, B's own (here equal).
+bars=$(screen_of cmp | grep -E '^ +[0-9.]+-[0-9.]+(us|ms|s) ')
+check_match "compare: the histogram's bars" "$bars" 'B [0-9]+'
+check_eq "... each B count equals A's from the same file" \
+	"$(printf '%s\n' "$bars" | awk '{ if ($(NF - 2) != $NF) bad++ } END { print bad + 0 }')" 0
+check_screen "... and the title has B's stalls" cmp '^reclaim latency, direct and memcg, last .*: [0-9]+ stalls, B [0-9]+'
 keys cmp 2
 scr=$(screen_of cmp)
 a=$(printf '%s\n' "$scr" | sed -n 's/^by order, this tick\/window  *//p')
@@ -188,6 +194,7 @@ keys cmpu Right Right
 keys cmpu 3
 check_screen "compare, B without probes: A's rows" cmpu "^direct reclaim +[0-9]+ "
 check_no_screen "... and no B rows" cmpu "^  B direct"
+check_no_screen "... nor B's histogram counts" cmpu "stalls, B [0-9]"
 keys cmpu 2
 check_no_screen "... nor B's fallbacks" cmpu "^B by order"
 keys cmpu 4

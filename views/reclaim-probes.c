@@ -4,7 +4,8 @@
  * histogram of direct and memcg reclaim over the probes' window (its
  * first and last entry, HIST_PROBE_TICKS ticks), a bar row per bucket;
  * compaction runs by result; throttling by reason; kswapd's awake time;
- * writeback from reclaim. With replay --compare, B's stalls under A's. And
+ * writeback from reclaim. With replay --compare, B's stalls under A's and
+ * B's count beside each bucket of the histogram. And
  * what every probe panel says when the probes are off.
  */
 #include "views/reclaim-probes.h"
@@ -31,6 +32,8 @@ struct pl {
 	bool tick_ok, win_ok;
 	struct hist_probe_sum tick, win;	/* the tick shown, the window */
 	struct probe_hist reclaim;		/* direct + memcg over the window */
+	bool b_ok;				/* replay --compare: B's, from its history */
+	struct probe_hist reclaim_b;
 	char text[160];				/* PL_OFF, PL_MISSING */
 };
 
@@ -165,8 +168,21 @@ pl_build(const struct view_ctx *ctx, struct pl *p)
 	pl_add(p, PL_KSWAPD, 0);
 	pl_add(p, PL_WRITES, 0);
 	pl_add(p, PL_HIST_TITLE, 0);
+	if (ctx->b && ctx->b->e &&
+	    history_probes_state(ctx->b->h, ctx->b->seq, NULL, NULL) == PROBES_ON) {
+		struct hist_probe_sum wb;
+		uint64_t fb;
+
+		if ((p->b_ok = history_probe_window(ctx->b->h, ctx->b->seq, &fb) &&
+		     history_probe_sum(ctx->b->h, fb, ctx->b->seq, &wb)))
+			for (int k = STALL_DIRECT; k <= STALL_MEMCG; k++) {
+				p->reclaim_b.count += wb.stall[k].count;
+				for (int b = 0; b < PROBE_BUCKETS; b++)
+					p->reclaim_b.bucket[b] += wb.stall[k].bucket[b];
+			}
+	}
 	for (int b = 0; b < PROBE_BUCKETS; b++)
-		if (p->reclaim.bucket[b]) {
+		if (p->reclaim.bucket[b] || p->reclaim_b.bucket[b]) {
 			if (lo < 0)
 				lo = b;
 			hi = b;
@@ -255,6 +271,10 @@ draw_bucket(const struct view_ctx *ctx, const struct pl *p, int b, int y)
 		draw_text(y, ctx->x + 12 + i, 1, ST_HEAT3, "%s", draw_utf8() ? "\u2588" : "#");
 	draw_text(y, ctx->x + 12 + (w > 0 ? w : 0) + 1, 8, v ? ST_NORMAL : ST_DIM, "%llu",
 		  (unsigned long long)v);
+	/* B's count of the same bucket beside A's. */
+	if (p->b_ok)
+		draw_text(y, ctx->x + 12 + (w > 0 ? w : 0) + 10, 12, ST_HEAT3, "B %llu",
+			  (unsigned long long)p->reclaim_b.bucket[b]);
 }
 
 void
@@ -294,9 +314,12 @@ reclaim_probes_draw(const struct view_ctx *ctx, int i, int y)
 		break;
 	case PL_HIST_TITLE:
 		fmt_duration(p.win.seconds, a, sizeof(a));
+		if (p.b_ok)
+			snprintf(b, sizeof(b), "%llu", (unsigned long long)p.reclaim_b.count);
 		draw_text(y, ctx->x, ctx->cols, ST_DIM,
-			  "reclaim latency, direct and memcg, last %s: %llu stalls%s", a,
-			  (unsigned long long)p.reclaim.count, p.reclaim.count ? "" : ", none");
+			  "reclaim latency, direct and memcg, last %s: %llu stalls%s%s%s", a,
+			  (unsigned long long)p.reclaim.count, p.reclaim.count ? "" : ", none",
+			  p.b_ok ? ", B " : "", p.b_ok ? b : "");
 		break;
 	case PL_BUCKET:
 		draw_bucket(ctx, &p, r, y);
