@@ -187,6 +187,10 @@ check_match "compare: A's stalled tasks listed ($top)" "$top" '^[0-9]+ '
 set -- $top
 check_screen "compare: B's longest-stalled task is the same ($top)" cmp \
 	"^B stalled: [0-9]+ tasks, the longest $2 \\($1\\) $3 in $4\$"
+ds=$(printf '%s\n' "$scr" | sed -n '/^Short D sleeps by stack/,/^$/p' | awk '$1 ~ /^[0-9]+$/ { print $1, $2; exit }')
+set -- $ds
+check_screen "compare: B's D sleeps, the stack of most time as A's ($ds)" cmp \
+	"^B D sleeps: [0-9]+ stacks, the most time $2 \\($1\\): "
 keys cmp q
 tmux_start cmpu 200 60 "$PAGETOP replay $T/p.ptrec --compare $T/u.ptrec"
 wait_screen cmpu "REPLAY" 5

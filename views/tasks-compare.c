@@ -30,11 +30,33 @@ tasks_compare_height(const struct view_ctx *ctx, int avail)
 	if (!ctx->b || avail < 3)
 		return 0;
 	e = ctx->b->e;
-	want = 3 + tasks_compare_probes(ctx->b);
+	want = 3 + 2 * tasks_compare_probes(ctx->b);
 	if (e && (e->valid & SRC_BIT(SRC_TASKS)))
-		want = 2 + tasks_compare_probes(ctx->b) + (e->tasks.n_groups < HIST_TASK_GROUPS ? e->tasks.n_groups :
+		want = 2 + 2 * tasks_compare_probes(ctx->b) + (e->tasks.n_groups < HIST_TASK_GROUPS ? e->tasks.n_groups :
 			    HIST_TASK_GROUPS) + (e->tasks.n_groups > HIST_TASK_GROUPS);
 	return want < avail ? want : avail;
+}
+
+/* "B D sleeps: 40 under 3 stacks, the most time 1.2s (12): waiting for the
+ * ext4 journal to commit", over B's probe window. */
+static void
+tasks_compare_dsleeps(const struct view_ctx *b, const struct view_ctx *a, int y, int end,
+		      uint64_t first)
+{
+	struct hist_probe_dstack d;
+	enum wait_category cat;
+	const char *frame, *why;
+	char esc[4 * REASON_TEXT_LEN], tot[16];
+	int n, more = 0;
+
+	if (y >= end || (n = history_probe_dstacks(b->h, first, b->seq, &d, 1, &more)) <= 0)
+		return;
+	why = d.stack >= 0 ? history_stack_reason(b->h, d.stack, &cat, &frame) : "";
+	text_escape(esc, sizeof(esc), why, strlen(why));
+	probes_fmt_ns((double)d.total_ns, tot, sizeof(tot));
+	draw_text(y, a->x, a->cols, ST_HEAT3, "B D sleeps: %d stack%s, the most time %s (%llu): %s",
+		  n + more, n + more == 1 ? "" : "s", tot, (unsigned long long)d.count,
+		  esc[0] ? esc : "(no stack)");
 }
 
 /* "B stalled: 3 tasks, the longest cc1 (4242) 1.2s in 40" on line y of
@@ -56,9 +78,10 @@ tasks_compare_stalled(const struct view_ctx *b, const struct view_ctx *a, int y,
 	}
 	text_escape(comm, sizeof(comm), t.comm, strnlen(t.comm, sizeof(t.comm)));
 	probes_fmt_ns((double)t.total_ns, tot, sizeof(tot));
-	draw_text(y, a->x, a->cols, ST_HEAT3, "B stalled: %d task%s, the longest %s (%d) %s in %llu",
+	draw_text(y++, a->x, a->cols, ST_HEAT3, "B stalled: %d task%s, the longest %s (%d) %s in %llu",
 		  n + more, n + more == 1 ? "" : "s", comm, (int)t.tid, tot,
 		  (unsigned long long)t.count);
+	tasks_compare_dsleeps(b, a, y, end, first);
 }
 
 void
