@@ -7,7 +7,8 @@
  *   writeback, a vfork), and a fourth way at sample 17 (a page lock);
  *   a gap of 3 samples lost before sample 25;
  *   a sensor, coretemp-isa-0000 "Package id 0", at 40 + FROM + i degrees
- *   in sample i, and a fan only when FROM is 8.
+ *   in sample i, and a fan only when FROM is 8;
+ *   delay accounting on, FROM ms of reclaim delay over 5 tasks each tick.
  */
 #include <math.h>
 #include <stdio.h>
@@ -84,6 +85,10 @@ main(int argc, char **argv)
 		s->sensors.r[1] = (struct sensor_reading){ .chip = "nct6775-isa-0290",
 			.label = "fan1", .kind = SENSOR_FAN, .valid = true, .value = 1200,
 			.high = NAN, .crit = NAN };
+		s->delays = (struct delays){ .state = DELAYS_ON, .ran = 5, .asked = 5,
+					     .answered = 5 };
+		s->delays.total_ns[DELAY_RECLAIM] = (uint64_t)from * 1000000;
+		s->delays.total_count[DELAY_RECLAIM] = 1;
 		s->wall = START + i;
 		s->mono = 100 + i;
 		if ((i == 5 && rec_writer_mark(w, START + 4.5, "one") < 0) ||

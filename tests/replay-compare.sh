@@ -248,6 +248,10 @@ for size in 80x24 200x60; do
 		check_no_screen "$n: Overview: no B tasks line at $r rows" $n '^  B   [0-9]+ running'
 	fi
 	keys $n 4
+	if [ $r -ge 30 ]; then
+		check_screen "$n: Tasks: delay accounting, A's 8 ms of reclaim" $n '^ reclaim 8\.0ms  compact 0 '
+		check_screen "$n: ... and B's own under it, 3 ms" $n '^B reclaim 3\.0ms  compact 0 .*\(5/5 tasks\)'
+	fi
 	check_screen "$n: Tasks: A at its sample 5" $n 'REPLAY 22:13:25\.000 x1 paused  B 22:13:25\.000 '
 	check_screen "$n: ... no task blocked in A" $n 'no task is blocked'
 	check_screen "$n: ... B's groups under it" $n '^B: blocked tasks at its sample'

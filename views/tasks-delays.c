@@ -1,7 +1,8 @@
 /*
  * Who waited in the tick on screen, by the kernel's own delay accounting
  * (taskstats): a second view of the stalls that needs no BPF. The figures
- * are the tick's own, for the tasks that ran in it.
+ * are the tick's own, for the tasks that ran in it; with replay
+ * --compare, B's totals of its own tick under A's.
  */
 #include "views/tasks-delays.h"
 
@@ -17,6 +18,31 @@ static const enum delay_kind cols[] = {
 };
 #define NCOLS	(int)(sizeof(cols) / sizeof(cols[0]))
 
+/* "reclaim 1.2ms  compact 0  ..." of a tick's totals into line. */
+static void
+tasks_delays_totals(const struct delays *dl, char *line, size_t size)
+{
+	char v[16];
+	size_t n = 0;
+
+	line[0] = '\0';
+	for (int c = 0; c < NCOLS && n < size; c++) {
+		if (dl->total_ns[cols[c]] == 0)
+			snprintf(v, sizeof(v), "0");
+		else
+			probes_fmt_ns((double)dl->total_ns[cols[c]], v, sizeof(v));
+		n += (size_t)snprintf(line + n, size - n, "%s%s %s", c ? "  " : "",
+				      delay_kind_name(cols[c]), v);
+	}
+}
+
+/* A second recording with delay accounting on. */
+static bool
+b_on(const struct view_ctx *ctx)
+{
+	return ctx->b && ctx->b->delays && ctx->b->delays->state == DELAYS_ON;
+}
+
 int
 tasks_delays_height(const struct view_ctx *ctx, int avail)
 {
@@ -26,7 +52,7 @@ tasks_delays_height(const struct view_ctx *ctx, int avail)
 	if (dl == NULL || dl->state == DELAYS_NONE || avail <= 0)
 		return 0;
 	/* Title and why; or title, totals, header, a row per task. */
-	want = dl->state == DELAYS_ON ? 3 + (dl->n_top ? dl->n_top : 1) : 2;
+	want = dl->state == DELAYS_ON ? 3 + b_on(ctx) + (dl->n_top ? dl->n_top : 1) : 2;
 	return want < avail ? want : avail;
 }
 
@@ -36,7 +62,6 @@ tasks_delays_draw(const struct view_ctx *ctx, int y, int rows)
 	const struct delays *dl = ctx->delays;
 	int end = y + rows, x = ctx->x, w = ctx->cols;
 	char line[256], v[NCOLS][16], why[TEXT_ESCAPED_SIZE(120)], comm[64];
-	size_t n = 0;
 
 	if (rows <= 0 || dl == NULL)
 		return;
@@ -48,16 +73,16 @@ tasks_delays_draw(const struct view_ctx *ctx, int y, int rows)
 			  delays_state_name(dl->state), text_esc(why, sizeof(why), dl->why));
 		return;
 	}
-	for (int c = 0; c < NCOLS && n < sizeof(line); c++) {
-		if (dl->total_ns[cols[c]] == 0)
-			snprintf(v[c], sizeof(v[c]), "0");
-		else
-			probes_fmt_ns((double)dl->total_ns[cols[c]], v[c], sizeof(v[c]));
-		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s %s", c ? "  " : "",
-				      delay_kind_name(cols[c]), v[c]);
-	}
+	tasks_delays_totals(dl, line, sizeof(line));
 	draw_text(y++, x + 1, w - 1, ST_NORMAL, "%s  (%u/%u tasks)", line, dl->answered,
 		  dl->ran);
+	/* replay --compare: B's totals of its own tick under A's. */
+	if (b_on(ctx) && y < end) {
+		const struct delays *db = ctx->b->delays;
+
+		tasks_delays_totals(db, line, sizeof(line));
+		draw_text(y++, x, w, ST_HEAT3, "B %s  (%u/%u tasks)", line, db->answered, db->ran);
+	}
 	if (y >= end)
 		return;
 	draw_text(y++, x, w, ST_DIM, "%7s %-16s %8s %8s %8s %8s %8s", "tid", "comm",
