@@ -16,6 +16,7 @@
 #include "model/derive.h"
 #include "model/frag.h"
 #include "output/report-int.h"
+#include "util/arith.h"
 
 enum compare_kind
 compare_fig_kind(int fig)
@@ -270,7 +271,7 @@ static int
 compare_block(const struct compare_span *sp, double t)
 {
 	double len = sp->t1 - sp->t0;
-	int b = len > 0 ? (int)floor((t - sp->t0) / len * sp->n_blocks) : 0;
+	int b = len > 0 ? (int)arith_floor((t - sp->t0) / len * sp->n_blocks) : 0;
 
 	return b < 0 ? 0 : b >= sp->n_blocks ? sp->n_blocks - 1 : b;
 }
