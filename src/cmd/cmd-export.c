@@ -12,6 +12,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd-opts.h"
+#include "model/counters.h"
 #include "util/arith.h"
 #include "util/fmt-num.h"
 #include "output/export-om.h"
@@ -131,7 +132,7 @@ csv_row(const struct csv_cols *c, double wall, const int64_t *v, FILE *out)
 
 /* The snapshot's JSON, leaving out the sources not asked for. */
 static void
-json_line(struct tick *t, unsigned mask, FILE *out)
+json_line(struct tick *t, unsigned mask, struct counters_map *counters, FILE *out)
 {
 	struct sample *s = t->s;
 	struct source_status saved[SRC_COUNT];
@@ -145,6 +146,7 @@ json_line(struct tick *t, unsigned mask, FILE *out)
 		if (!(mask & SRC_BIT(i)) && i != SRC_UPTIME)
 			s->status[i].err = SRC_NOT_READ;
 	json_init(&j, out);
+	j.counters = counters;
 	sample_json(&j, s, tick_groups(t));
 	fputc('\n', out);
 	memcpy(s->status, saved, sizeof(saved));
@@ -169,6 +171,7 @@ cmd_export_exec(int argc, char **argv)
 	struct metric_set *m = NULL;
 	struct export_om *om = NULL;
 	struct csv_cols cols = { 0 };
+	struct counters_map *counters = NULL;
 	int64_t *vals = NULL;
 	unsigned mask = 0;
 	size_t n, from, to;
@@ -229,6 +232,14 @@ cmd_export_exec(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
+	if (fmt == EXPORT_JSON) {
+		if (!(counters = malloc(sizeof(*counters)))) {
+			fprintf(stderr, "pagetop: out of memory\n");
+			status = 1;
+			goto out;
+		}
+		counters_map_init(counters);
+	}
 	if ((n = feed_count(f)) == 0) {
 		fprintf(stderr, "pagetop: %s: no samples\n", path);
 		status = 1;
@@ -257,7 +268,7 @@ cmd_export_exec(int argc, char **argv)
 		}
 		read++;
 		if (fmt == EXPORT_JSON) {
-			json_line(&f->tick, mask, stdout);
+			json_line(&f->tick, mask, counters, stdout);
 			continue;
 		}
 		in = metrics_input_of(&f->tick);
@@ -311,6 +322,7 @@ cmd_export_exec(int argc, char **argv)
 out:
 	export_om_free(om);
 	csv_cols_free(&cols);
+	free(counters);
 	free(vals);
 	metrics_free(m);
 	feed_close(f);

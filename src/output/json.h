@@ -8,10 +8,16 @@
 
 #define JSON_MAX_DEPTH 16
 
+struct counters_map;
+
 struct json {
 	FILE *f;
 	int depth;
 	bool need_comma[JSON_MAX_DEPTH];
+	/* For a writer of many samples alike (export): the reclaim counters
+	 * are found through it, not by name at every sample. NULL by
+	 * json_init; set it after. */
+	struct counters_map *counters;
 };
 
 void json_init(struct json *j, FILE *f);
