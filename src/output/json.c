@@ -13,86 +13,138 @@ json_init(struct json *j, FILE *f)
 	j->depth = 0;
 	j->need_comma[0] = false;
 	j->counters = NULL;
+	j->len = 0;
 }
 
-/* Whether byte c goes out as it is: printable ASCII but '"' and '\\'. */
+void
+json_flush(struct json *j)
+{
+	if (j->len)
+		fwrite(j->buf, 1, j->len, j->f);
+	j->len = 0;
+}
+
+/* A document goes out whole once it is complete: nothing else writes to
+ * the stream in the middle of one. */
+static void
+json_done(struct json *j)
+{
+	if (j->depth == 0)
+		json_flush(j);
+}
+
+/* Room for n bytes (n at most JSON_BUF_SIZE) at the end of the buffer. */
+static char *
+json_room(struct json *j, size_t n)
+{
+	if (j->len + n > JSON_BUF_SIZE)
+		json_flush(j);
+	return j->buf + j->len;
+}
+
+static void
+json_put(struct json *j, const char *s, size_t n)
+{
+	if (n > JSON_BUF_SIZE) {
+		json_flush(j);
+		fwrite(s, 1, n, j->f);
+		return;
+	}
+	memcpy(json_room(j, n), s, n);
+	j->len += n;
+}
+
+static void
+json_putc(struct json *j, char c)
+{
+	*json_room(j, 1) = c;
+	j->len++;
+}
+
+/* Bytes that go out as they are: printable ASCII but '"' and '\\'. */
 static inline bool
-json_plain(unsigned char c)
+json_is_plain(unsigned char c)
 {
 	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
 }
 
 /* JSON's own escapes: controls (C0, DEL and the C1 controls U+0080 to
  * U+009F) as \u00XX, and a byte that is not valid UTF-8 as U+FFFD, so the
- * document is valid UTF-8 whatever a name holds. Runs of plain bytes go
- * out whole: this is most of every line export writes. */
+ * document is valid UTF-8 whatever a name holds. Runs of plain bytes are
+ * copied whole: they are most of every line export writes. */
 static void
-json_escaped(FILE *f, const char *s)
+json_escaped(struct json *j, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t i = 0, len;
 
-	for (len = 0; json_plain((unsigned char)s[len]); len++)
+	for (len = 0; json_is_plain((unsigned char)s[len]); len++)
 		;
+	json_putc(j, '"');
 	if (!s[len]) {
-		putc_unlocked('"', f);
-		fwrite_unlocked(s, 1, len, f);
-		putc_unlocked('"', f);
+		json_put(j, s, len);
+		json_putc(j, '"');
 		return;
 	}
 	len += strlen(s + len);
-	putc_unlocked('"', f);
 	while (i < len) {
 		unsigned char c = (unsigned char)s[i];
 		size_t run = i, n;
 		uint32_t cp;
+		char *p;
 
-		while (run < len && json_plain((unsigned char)s[run]))
+		while (run < len && json_is_plain((unsigned char)s[run]))
 			run++;
 		if (run > i) {
-			fwrite_unlocked(s + i, 1, run - i, f);
+			json_put(j, s + i, run - i);
 			i = run;
 			continue;
 		}
+		p = json_room(j, 6);
 		if (c < 0x80) {
-			putc_unlocked('\\', f);
+			*p++ = '\\';
 			if (c == '"' || c == '\\') {
-				putc_unlocked(c, f);
+				*p++ = (char)c;
 			} else if (c == '\n') {
-				putc_unlocked('n', f);
+				*p++ = 'n';
 			} else if (c == '\t') {
-				putc_unlocked('t', f);
+				*p++ = 't';
 			} else {
-				fwrite_unlocked("u00", 1, 3, f);
-				putc_unlocked(hex[c >> 4], f);
-				putc_unlocked(hex[c & 15], f);
+				memcpy(p, "u00", 3);
+				p[3] = hex[c >> 4];
+				p[4] = hex[c & 15];
+				p += 5;
 			}
 			i++;
 		} else if ((n = text_utf8_next(s + i, len - i, &cp)) == 0) {
-			fwrite_unlocked("\\ufffd", 1, 6, f);
+			memcpy(p, "\\ufffd", 6);
+			p += 6;
 			i++;
 		} else if (cp < 0xa0) {
-			fwrite_unlocked("\\u00", 1, 4, f);
-			putc_unlocked(hex[cp >> 4], f);
-			putc_unlocked(hex[cp & 15], f);
+			memcpy(p, "\\u00", 4);
+			p[4] = hex[cp >> 4];
+			p[5] = hex[cp & 15];
+			p += 6;
 			i += n;
 		} else {
-			fwrite_unlocked(s + i, 1, n, f);
+			json_put(j, s + i, n);
 			i += n;
+			continue;
 		}
+		j->len = (size_t)(p - j->buf);
 	}
-	putc_unlocked('"', f);
+	json_putc(j, '"');
 }
 
 static void
 json_key(struct json *j, const char *key)
 {
 	if (j->need_comma[j->depth])
-		putc_unlocked(',', j->f);
+		json_putc(j, ',');
 	j->need_comma[j->depth] = true;
 	if (key) {
-		json_escaped(j->f, key);
-		putc_unlocked(':', j->f);
+		json_escaped(j, key);
+		json_putc(j, ':');
 	}
 }
 
@@ -100,7 +152,7 @@ static void
 json_open(struct json *j, const char *key, char c)
 {
 	json_key(j, key);
-	putc_unlocked(c, j->f);
+	json_putc(j, c);
 	if (j->depth + 1 < JSON_MAX_DEPTH)
 		j->depth++;
 	j->need_comma[j->depth] = false;
@@ -109,11 +161,12 @@ json_open(struct json *j, const char *key, char c)
 static void
 json_close(struct json *j, char c)
 {
-	putc_unlocked(c, j->f);
+	json_putc(j, c);
 	if (j->depth > 0)
 		j->depth--;
 	if (j->depth == 0)
 		j->need_comma[0] = false;
+	json_done(j);
 }
 
 void
@@ -144,25 +197,24 @@ void
 json_str(struct json *j, const char *key, const char *s)
 {
 	json_key(j, key);
-	json_escaped(j->f, s);
+	json_escaped(j, s);
+	json_done(j);
 }
 
 void
 json_u64(struct json *j, const char *key, uint64_t v)
 {
-	char buf[FMT_NUM_MAX];
-
 	json_key(j, key);
-	fwrite_unlocked(buf, 1, (size_t)fmt_num_u64(v, buf), j->f);
+	j->len += (size_t)fmt_num_u64(v, json_room(j, FMT_NUM_MAX));
+	json_done(j);
 }
 
 void
 json_int(struct json *j, const char *key, long long v)
 {
-	char buf[FMT_NUM_MAX];
-
 	json_key(j, key);
-	fwrite_unlocked(buf, 1, (size_t)fmt_num_i64(v, buf), j->f);
+	j->len += (size_t)fmt_num_i64(v, json_room(j, FMT_NUM_MAX));
+	json_done(j);
 }
 
 void
@@ -170,16 +222,18 @@ json_bool(struct json *j, const char *key, bool v)
 {
 	json_key(j, key);
 	if (v)
-		fwrite_unlocked("true", 1, 4, j->f);
+		json_put(j, "true", 4);
 	else
-		fwrite_unlocked("false", 1, 5, j->f);
+		json_put(j, "false", 5);
+	json_done(j);
 }
 
 void
 json_null(struct json *j, const char *key)
 {
 	json_key(j, key);
-	fwrite_unlocked("null", 1, 4, j->f);
+	json_put(j, "null", 4);
+	json_done(j);
 }
 
 void
@@ -187,26 +241,37 @@ json_fixed(struct json *j, const char *key, long long v, int scale)
 {
 	int digits = scale >= 1000 ? 3 : scale >= 100 ? 2 : 1, n = 0, k;
 	unsigned long long a = (unsigned long long)(v < 0 ? -v : v);
-	char buf[2 * FMT_NUM_MAX + 2], frac[FMT_NUM_MAX];
+	char frac[FMT_NUM_MAX], *p;
 
 	json_key(j, key);
 	/* As "%s%llu.%0*llu" of sign, a / scale, digits and a % scale. */
+	p = json_room(j, 2 * FMT_NUM_MAX + 2);
 	if (v < 0)
-		buf[n++] = '-';
-	n += fmt_num_u64(a / (unsigned)scale, buf + n);
-	buf[n++] = '.';
+		p[n++] = '-';
+	n += fmt_num_u64(a / (unsigned)scale, p + n);
+	p[n++] = '.';
 	for (k = fmt_num_u64(a % (unsigned)scale, frac); k < digits; digits--)
-		buf[n++] = '0';
-	memcpy(buf + n, frac, (size_t)k);
-	fwrite_unlocked(buf, 1, (size_t)(n + k), j->f);
+		p[n++] = '0';
+	memcpy(p + n, frac, (size_t)k);
+	j->len += (size_t)(n + k);
+	json_done(j);
 }
 
 void
 json_double(struct json *j, const char *key, double v, int decimals)
 {
+	char buf[512];
+	int n;
+
 	json_key(j, key);
-	if (isfinite(v))
+	if (isfinite(v) && (n = snprintf(buf, sizeof(buf), "%.*f", decimals, v)) > 0 &&
+	    (size_t)n < sizeof(buf))
+		json_put(j, buf, (size_t)n);
+	else if (isfinite(v)) {
+		/* Beyond the buffer (1e300 with decimals): as it was, straight out. */
+		json_flush(j);
 		fprintf(j->f, "%.*f", decimals, v);
-	else
-		fputs("null", j->f);
+	} else
+		json_put(j, "null", 4);
+	json_done(j);
 }

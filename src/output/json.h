@@ -7,6 +7,8 @@
 #include <stdio.h>
 
 #define JSON_MAX_DEPTH 16
+/* A document is built here and written when complete (or this is full). */
+#define JSON_BUF_SIZE 16384
 
 struct counters_map;
 
@@ -18,9 +20,14 @@ struct json {
 	 * are found through it, not by name at every sample. NULL by
 	 * json_init; set it after. */
 	struct counters_map *counters;
+	size_t len;
+	char buf[JSON_BUF_SIZE];
 };
 
 void json_init(struct json *j, FILE *f);
+/* Writes out what is held: a document is written once complete (depth 0),
+ * so this is only for one left open. */
+void json_flush(struct json *j);
 /* key is NULL for array elements and the top level. */
 void json_object_begin(struct json *j, const char *key);
 void json_object_end(struct json *j);
