@@ -1,9 +1,10 @@
-/* src/util/fmt-num.h against printf, which it replaces in export. */
+/* src/util/fmt-num.h and the JSON writer against printf, which they replace in export. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/json.h"
 #include "output/metrics-int.h"
 #include "output/openmetrics.h"
 #include "util/fmt-num.h"
@@ -143,6 +144,55 @@ test_metrics_value(void)
 	tap_ok(bad == 0, "metrics_format_value: trailing zeros trimmed, NUL-terminated");
 }
 
+/* The JSON writer's strings and numbers, now without printf, through its
+ * buffer: runs longer than its 64-byte steps and documents beyond 16 KiB. */
+static void
+test_json(void)
+{
+	char *out = NULL, want[256], *w;
+	size_t size = 0, wl;
+	FILE *f = open_memstream(&out, &size);
+	struct json j;
+	int bad = 0;
+
+	json_init(&j, f);
+	json_object_begin(&j, NULL);
+	json_str(&j, "a\"b", "x\\y\n\t\x01\x7f\xc2\x85\xff\xe2\x82\xac");
+	json_str(&j, "long", "0123456789012345678901234567890123456789012345678901234567890123456789");
+	json_int(&j, "i", INT64_MIN);
+	json_u64(&j, "u", UINT64_MAX);
+	json_fixed(&j, "f", -5, 100);
+	json_fixed(&j, "g", 1234, 1000);
+	json_fixed(&j, "s", 1500000, 1000000);
+	json_double(&j, "d", 1.0005, 3);
+	json_bool(&j, "b", false);
+	json_null(&j, "n");
+	json_object_end(&j);
+	fflush(f);
+	snprintf(want, sizeof(want), "{\"a\\\"b\":\"x\\\\y\\n\\t\\u0001\\u007f\\u0085"
+		 "\\ufffd\xe2\x82\xac\",\"long\":\"%s\",\"i\":-9223372036854775808,"
+		 "\"u\":18446744073709551615,\"f\":-0.05,\"g\":1.234,\"s\":1.500000,"
+		 "\"d\":%.3f,\"b\":false,\"n\":null}",
+		 "0123456789012345678901234567890123456789012345678901234567890123456789", 1.0005);
+	tap_ok(out && strcmp(out, want) == 0, "json: escapes, long runs, integer edges, fixed "
+	       "as %%0*llu pads, written once complete: %s", out ? out : "(none)");
+	/* 3,000 values: the buffer fills and is written out mid-document. */
+	json_init(&j, f);
+	json_array_begin(&j, NULL);
+	for (int i = 0; i < 3000; i++)
+		json_str(&j, NULL, "abcdefgh");
+	json_array_end(&j);
+	fflush(f);
+	w = out + strlen(want);
+	wl = strlen(w);
+	bad = wl != 2 + 3000 * 11 - 1 || w[0] != '[' || w[wl - 1] != ']';
+	for (size_t k = 1; !bad && k + 1 < wl; k += 11)
+		bad = memcmp(w + k, "\"abcdefgh\"", 10) != 0 || (k + 10 < wl - 1 && w[k + 10] != ',');
+	tap_ok(!bad, "json: a 33,000-byte document through the 16 KiB buffer, whole and in order");
+	fclose(f);
+	free(out);
+}
+
 int
 main(void)
 {
@@ -150,5 +200,6 @@ main(void)
 	test_fixed_random();
 	test_integers();
 	test_metrics_value();
+	test_json();
 	return tap_done();
 }

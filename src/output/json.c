@@ -62,76 +62,90 @@ json_putc(struct json *j, char c)
 }
 
 /* Bytes that go out as they are: printable ASCII but '"' and '\\'. */
-static inline bool
-json_is_plain(unsigned char c)
+static const unsigned char json_plain[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/* One byte or UTF-8 sequence that is not plain, at s (len bytes left):
+ * how many bytes it took. */
+static size_t
+json_escape_one(struct json *j, const char *s, size_t len)
 {
-	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+	static const char hex[] = "0123456789abcdef";
+	unsigned char c = (unsigned char)*s;
+	char *p = json_room(j, 6);
+	uint32_t cp;
+	size_t n = 1;
+
+	if (c < 0x80) {
+		*p++ = '\\';
+		if (c == '"' || c == '\\') {
+			*p++ = (char)c;
+		} else if (c == '\n') {
+			*p++ = 'n';
+		} else if (c == '\t') {
+			*p++ = 't';
+		} else {
+			memcpy(p, "u00", 3);
+			p[3] = hex[c >> 4];
+			p[4] = hex[c & 15];
+			p += 5;
+		}
+	} else if ((n = text_utf8_next(s, len, &cp)) == 0) {
+		memcpy(p, "\\ufffd", 6);
+		p += 6;
+		n = 1;
+	} else if (cp < 0xa0) {
+		memcpy(p, "\\u00", 4);
+		p[4] = hex[cp >> 4];
+		p[5] = hex[cp & 15];
+		p += 6;
+	} else {
+		json_put(j, s, n);
+		return n;
+	}
+	j->len = (size_t)(p - j->buf);
+	return n;
 }
 
 /* JSON's own escapes: controls (C0, DEL and the C1 controls U+0080 to
  * U+009F) as \u00XX, and a byte that is not valid UTF-8 as U+FFFD, so the
- * document is valid UTF-8 whatever a name holds. Runs of plain bytes are
- * copied whole: they are most of every line export writes. */
+ * document is valid UTF-8 whatever a name holds. Plain bytes are copied
+ * as they are checked, 64 at a time: they are most of what export writes. */
 static void
 json_escaped(struct json *j, const char *s)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t i = 0, len;
-
-	for (len = 0; json_is_plain((unsigned char)s[len]); len++)
-		;
 	json_putc(j, '"');
-	if (!s[len]) {
-		json_put(j, s, len);
-		json_putc(j, '"');
-		return;
-	}
-	len += strlen(s + len);
-	while (i < len) {
-		unsigned char c = (unsigned char)s[i];
-		size_t run = i, n;
-		uint32_t cp;
-		char *p;
+	for (;;) {
+		char *p = json_room(j, 64);
+		size_t k = 0;
 
-		while (run < len && json_is_plain((unsigned char)s[run]))
-			run++;
-		if (run > i) {
-			json_put(j, s + i, run - i);
-			i = run;
-			continue;
+		while (k < 64 && json_plain[(unsigned char)s[k]]) {
+			p[k] = s[k];
+			k++;
 		}
-		p = json_room(j, 6);
-		if (c < 0x80) {
-			*p++ = '\\';
-			if (c == '"' || c == '\\') {
-				*p++ = (char)c;
-			} else if (c == '\n') {
-				*p++ = 'n';
-			} else if (c == '\t') {
-				*p++ = 't';
-			} else {
-				memcpy(p, "u00", 3);
-				p[3] = hex[c >> 4];
-				p[4] = hex[c & 15];
-				p += 5;
-			}
-			i++;
-		} else if ((n = text_utf8_next(s + i, len - i, &cp)) == 0) {
-			memcpy(p, "\\ufffd", 6);
-			p += 6;
-			i++;
-		} else if (cp < 0xa0) {
-			memcpy(p, "\\u00", 4);
-			p[4] = hex[cp >> 4];
-			p[5] = hex[cp & 15];
-			p += 6;
-			i += n;
-		} else {
-			json_put(j, s + i, n);
-			i += n;
+		j->len += k;
+		s += k;
+		if (k == 64)
 			continue;
-		}
-		j->len = (size_t)(p - j->buf);
+		if (!*s)
+			break;
+		s += json_escape_one(j, s, strlen(s));
 	}
 	json_putc(j, '"');
 }
