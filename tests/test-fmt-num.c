@@ -164,6 +164,7 @@ test_json(void)
 	json_fixed(&j, "f", -5, 100);
 	json_fixed(&j, "g", 1234, 1000);
 	json_fixed(&j, "s", 1500000, 1000000);
+	json_fixed(&j, "t", 1000, 1000000);
 	json_double(&j, "d", 1.0005, 3);
 	json_bool(&j, "b", false);
 	json_null(&j, "n");
@@ -171,7 +172,7 @@ test_json(void)
 	fflush(f);
 	snprintf(want, sizeof(want), "{\"a\\\"b\":\"x\\\\y\\n\\t\\u0001\\u007f\\u0085"
 		 "\\ufffd\xe2\x82\xac\",\"long\":\"%s\",\"i\":-9223372036854775808,"
-		 "\"u\":18446744073709551615,\"f\":-0.05,\"g\":1.234,\"s\":1.500000,"
+		 "\"u\":18446744073709551615,\"f\":-0.05,\"g\":1.234,\"s\":1.500000,\"t\":0.001000,"
 		 "\"d\":%.3f,\"b\":false,\"n\":null}",
 		 "0123456789012345678901234567890123456789012345678901234567890123456789", 1.0005);
 	tap_ok(out && strcmp(out, want) == 0, "json: escapes, long runs, integer edges, fixed "

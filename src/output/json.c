@@ -253,10 +253,16 @@ json_null(struct json *j, const char *key)
 void
 json_fixed(struct json *j, const char *key, long long v, int scale)
 {
-	int digits = scale >= 1000 ? 3 : scale >= 100 ? 2 : 1, n = 0, k;
+	int digits = 0, n = 0, k;
 	unsigned long long a = (unsigned long long)(v < 0 ? -v : v);
 	char frac[FMT_NUM_MAX], *p;
 
+	/* As many digits as scale has zeros: 10^6 (the delays' seconds) has
+	 * 6, so that 1000 is 0.001000, not 0.1000. */
+	for (long long t = 1; t < scale && digits < 18; t *= 10)
+		digits++;
+	if (digits == 0)
+		digits = 1;
 	json_key(j, key);
 	/* As "%s%llu.%0*llu" of sign, a / scale, digits and a % scale. */
 	p = json_room(j, 2 * FMT_NUM_MAX + 2);

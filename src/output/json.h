@@ -39,7 +39,8 @@ void json_int(struct json *j, const char *key, long long v);
 void json_bool(struct json *j, const char *key, bool v);
 void json_null(struct json *j, const char *key);
 /* A fixed-point value printed exactly: 1234 with scale 100 is 12.34,
- * -1000 with scale 1000 is -1.000. */
+ * -1000 with scale 1000 is -1.000; scale is a power of ten, with as
+ * many decimals as it has zeros. */
 void json_fixed(struct json *j, const char *key, long long v, int scale);
 /* A double with the given number of decimals (for times). */
 void json_double(struct json *j, const char *key, double v, int decimals);
