@@ -12,7 +12,9 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd-opts.h"
+#include "model/counters.h"
 #include "util/arith.h"
+#include "util/fmt-num.h"
 #include "output/export-om.h"
 #include "output/json.h"
 #include "output/metrics.h"
@@ -68,28 +70,69 @@ csv_header(const struct metric_set *m, FILE *out)
 	fputc('\n', out);
 }
 
-static void
-csv_row(const struct metric_set *m, double wall, const int64_t *v, FILE *out)
-{
-	char buf[32];
+/* The CSV columns, found once: the series of each and its decimals, and
+ * a row's text, written with one fwrite. */
+struct csv_cols {
+	int n;
+	int *ser;
+	int *decimals;
+	char *row;
+};
 
-	metrics_format_value(arith_llround(wall * 1000), 3, buf);
-	fputs(buf, out);
-	for (int i = 0; i < metrics_n_series(m); i++) {
-		if (!csv_has(m, i))
-			continue;
-		fputc(',', out);
-		if (v[i] == METRIC_NONE)
-			continue;
-		metrics_format_value(v[i], metrics_series(m, i)->decimals, buf);
-		fputs(buf, out);
+static int
+csv_cols_init(struct csv_cols *c, const struct metric_set *m)
+{
+	int n = metrics_n_series(m);
+
+	c->n = 0;
+	c->ser = malloc(((size_t)n + 1) * sizeof(*c->ser));
+	c->decimals = malloc(((size_t)n + 1) * sizeof(*c->decimals));
+	/* "time", then ',' and a value per column, then '\n'. */
+	c->row = malloc(((size_t)n + 1) * (1 + FMT_NUM_MAX) + 1);
+	if (!c->ser || !c->decimals || !c->row)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (csv_has(m, i)) {
+			c->ser[c->n] = i;
+			c->decimals[c->n++] = metrics_series(m, i)->decimals;
+		}
+	return 0;
+}
+
+static void
+csv_cols_free(struct csv_cols *c)
+{
+	free(c->ser);
+	free(c->decimals);
+	free(c->row);
+}
+
+/* As metrics_format_value() writes them (no trailing zeros). */
+static char *
+csv_value(char *p, int64_t v, int decimals)
+{
+	return p + fmt_num_fixed(v, decimals < 0 || decimals > 9 ? 0 : decimals, true, p);
+}
+
+static void
+csv_row(const struct csv_cols *c, double wall, const int64_t *v, FILE *out)
+{
+	char *p = csv_value(c->row, arith_llround(wall * 1000), 3);
+
+	for (int k = 0; k < c->n; k++) {
+		int64_t x = v[c->ser[k]];
+
+		*p++ = ',';
+		if (x != METRIC_NONE)
+			p = csv_value(p, x, c->decimals[k]);
 	}
-	fputc('\n', out);
+	*p++ = '\n';
+	fwrite(c->row, 1, (size_t)(p - c->row), out);
 }
 
 /* The snapshot's JSON, leaving out the sources not asked for. */
 static void
-json_line(struct tick *t, unsigned mask, FILE *out)
+json_line(struct tick *t, unsigned mask, struct counters_map *counters, FILE *out)
 {
 	struct sample *s = t->s;
 	struct source_status saved[SRC_COUNT];
@@ -103,6 +146,7 @@ json_line(struct tick *t, unsigned mask, FILE *out)
 		if (!(mask & SRC_BIT(i)) && i != SRC_UPTIME)
 			s->status[i].err = SRC_NOT_READ;
 	json_init(&j, out);
+	j.counters = counters;
 	sample_json(&j, s, tick_groups(t));
 	fputc('\n', out);
 	memcpy(s->status, saved, sizeof(saved));
@@ -126,6 +170,8 @@ cmd_export_exec(int argc, char **argv)
 	struct metrics_input in;
 	struct metric_set *m = NULL;
 	struct export_om *om = NULL;
+	struct csv_cols cols = { 0 };
+	struct counters_map *counters = NULL;
 	int64_t *vals = NULL;
 	unsigned mask = 0;
 	size_t n, from, to;
@@ -186,6 +232,14 @@ cmd_export_exec(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
+	if (fmt == EXPORT_JSON) {
+		if (!(counters = malloc(sizeof(*counters)))) {
+			fprintf(stderr, "pagetop: out of memory\n");
+			status = 1;
+			goto out;
+		}
+		counters_map_init(counters);
+	}
 	if ((n = feed_count(f)) == 0) {
 		fprintf(stderr, "pagetop: %s: no samples\n", path);
 		status = 1;
@@ -214,14 +268,15 @@ cmd_export_exec(int argc, char **argv)
 		}
 		read++;
 		if (fmt == EXPORT_JSON) {
-			json_line(&f->tick, mask, stdout);
+			json_line(&f->tick, mask, counters, stdout);
 			continue;
 		}
 		in = metrics_input_of(&f->tick);
 		/* The columns and series are those of the first sample. */
 		if (!built) {
 			if (metrics_build(m, &in, mask) < 0 ||
-			    !(vals = malloc(((size_t)metrics_n_series(m) + 1) * sizeof(*vals)))) {
+			    !(vals = malloc(((size_t)metrics_n_series(m) + 1) * sizeof(*vals))) ||
+			    (fmt == EXPORT_CSV && csv_cols_init(&cols, m) < 0)) {
 				fprintf(stderr, "pagetop: out of memory\n");
 				status = 1;
 				goto out;
@@ -237,7 +292,7 @@ cmd_export_exec(int argc, char **argv)
 		}
 		metrics_values(m, &in, vals);
 		if (fmt == EXPORT_CSV)
-			csv_row(m, in.s->wall, vals, stdout);
+			csv_row(&cols, in.s->wall, vals, stdout);
 		else if (export_om_push(om, in.s->wall, vals, why, sizeof(why)) < 0) {
 			fprintf(stderr, "pagetop: export: %s\n", why);
 			status = 1;
@@ -266,6 +321,8 @@ cmd_export_exec(int argc, char **argv)
 		status = 1;
 out:
 	export_om_free(om);
+	csv_cols_free(&cols);
+	free(counters);
 	free(vals);
 	metrics_free(m);
 	feed_close(f);

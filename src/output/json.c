@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/fmt-num.h"
 #include "util/text.h"
 
 void
@@ -11,57 +12,153 @@ json_init(struct json *j, FILE *f)
 	j->f = f;
 	j->depth = 0;
 	j->need_comma[0] = false;
+	j->counters = NULL;
+	j->len = 0;
+}
+
+void
+json_flush(struct json *j)
+{
+	if (j->len)
+		fwrite(j->buf, 1, j->len, j->f);
+	j->len = 0;
+}
+
+/* A document goes out whole once it is complete: nothing else writes to
+ * the stream in the middle of one. */
+static void
+json_done(struct json *j)
+{
+	if (j->depth == 0)
+		json_flush(j);
+}
+
+/* Room for n bytes (n at most JSON_BUF_SIZE) at the end of the buffer. */
+static char *
+json_room(struct json *j, size_t n)
+{
+	if (j->len + n > JSON_BUF_SIZE)
+		json_flush(j);
+	return j->buf + j->len;
+}
+
+static void
+json_put(struct json *j, const char *s, size_t n)
+{
+	if (n > JSON_BUF_SIZE) {
+		json_flush(j);
+		fwrite(s, 1, n, j->f);
+		return;
+	}
+	memcpy(json_room(j, n), s, n);
+	j->len += n;
+}
+
+static void
+json_putc(struct json *j, char c)
+{
+	*json_room(j, 1) = c;
+	j->len++;
+}
+
+/* Bytes that go out as they are: printable ASCII but '"' and '\\'. */
+static const unsigned char json_plain[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/* One byte or UTF-8 sequence that is not plain, at s (len bytes left):
+ * how many bytes it took. */
+static size_t
+json_escape_one(struct json *j, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char c = (unsigned char)*s;
+	char *p = json_room(j, 6);
+	uint32_t cp;
+	size_t n = 1;
+
+	if (c < 0x80) {
+		*p++ = '\\';
+		if (c == '"' || c == '\\') {
+			*p++ = (char)c;
+		} else if (c == '\n') {
+			*p++ = 'n';
+		} else if (c == '\t') {
+			*p++ = 't';
+		} else {
+			memcpy(p, "u00", 3);
+			p[3] = hex[c >> 4];
+			p[4] = hex[c & 15];
+			p += 5;
+		}
+	} else if ((n = text_utf8_next(s, len, &cp)) == 0) {
+		memcpy(p, "\\ufffd", 6);
+		p += 6;
+		n = 1;
+	} else if (cp < 0xa0) {
+		memcpy(p, "\\u00", 4);
+		p[4] = hex[cp >> 4];
+		p[5] = hex[cp & 15];
+		p += 6;
+	} else {
+		json_put(j, s, n);
+		return n;
+	}
+	j->len = (size_t)(p - j->buf);
+	return n;
 }
 
 /* JSON's own escapes: controls (C0, DEL and the C1 controls U+0080 to
  * U+009F) as \u00XX, and a byte that is not valid UTF-8 as U+FFFD, so the
- * document is valid UTF-8 whatever a name holds. */
+ * document is valid UTF-8 whatever a name holds. Plain bytes are copied
+ * as they are checked, 64 at a time: they are most of what export writes. */
 static void
-json_escaped(FILE *f, const char *s)
+json_escaped(struct json *j, const char *s)
 {
-	size_t len = strlen(s);
+	json_putc(j, '"');
+	for (;;) {
+		char *p = json_room(j, 64);
+		size_t k = 0;
 
-	fputc('"', f);
-	for (size_t i = 0; i < len;) {
-		unsigned char c = (unsigned char)s[i];
-		uint32_t cp;
-		size_t n;
-
-		if (c < 0x80) {
-			if (c == '"' || c == '\\')
-				fprintf(f, "\\%c", c);
-			else if (c == '\n')
-				fputs("\\n", f);
-			else if (c == '\t')
-				fputs("\\t", f);
-			else if (c < 0x20 || c == 0x7f)
-				fprintf(f, "\\u%04x", c);
-			else
-				fputc(c, f);
-			i++;
-		} else if ((n = text_utf8_next(s + i, len - i, &cp)) == 0) {
-			fputs("\\ufffd", f);
-			i++;
-		} else if (cp < 0xa0) {
-			fprintf(f, "\\u%04x", (unsigned)cp);
-			i += n;
-		} else {
-			fwrite(s + i, 1, n, f);
-			i += n;
+		while (k < 64 && json_plain[(unsigned char)s[k]]) {
+			p[k] = s[k];
+			k++;
 		}
+		j->len += k;
+		s += k;
+		if (k == 64)
+			continue;
+		if (!*s)
+			break;
+		s += json_escape_one(j, s, strlen(s));
 	}
-	fputc('"', f);
+	json_putc(j, '"');
 }
 
 static void
 json_key(struct json *j, const char *key)
 {
 	if (j->need_comma[j->depth])
-		fputc(',', j->f);
+		json_putc(j, ',');
 	j->need_comma[j->depth] = true;
 	if (key) {
-		json_escaped(j->f, key);
-		fputc(':', j->f);
+		json_escaped(j, key);
+		json_putc(j, ':');
 	}
 }
 
@@ -69,7 +166,7 @@ static void
 json_open(struct json *j, const char *key, char c)
 {
 	json_key(j, key);
-	fputc(c, j->f);
+	json_putc(j, c);
 	if (j->depth + 1 < JSON_MAX_DEPTH)
 		j->depth++;
 	j->need_comma[j->depth] = false;
@@ -78,11 +175,12 @@ json_open(struct json *j, const char *key, char c)
 static void
 json_close(struct json *j, char c)
 {
-	fputc(c, j->f);
+	json_putc(j, c);
 	if (j->depth > 0)
 		j->depth--;
 	if (j->depth == 0)
 		j->need_comma[0] = false;
+	json_done(j);
 }
 
 void
@@ -113,54 +211,87 @@ void
 json_str(struct json *j, const char *key, const char *s)
 {
 	json_key(j, key);
-	json_escaped(j->f, s);
+	json_escaped(j, s);
+	json_done(j);
 }
 
 void
 json_u64(struct json *j, const char *key, uint64_t v)
 {
 	json_key(j, key);
-	fprintf(j->f, "%llu", (unsigned long long)v);
+	j->len += (size_t)fmt_num_u64(v, json_room(j, FMT_NUM_MAX));
+	json_done(j);
 }
 
 void
 json_int(struct json *j, const char *key, long long v)
 {
 	json_key(j, key);
-	fprintf(j->f, "%lld", v);
+	j->len += (size_t)fmt_num_i64(v, json_room(j, FMT_NUM_MAX));
+	json_done(j);
 }
 
 void
 json_bool(struct json *j, const char *key, bool v)
 {
 	json_key(j, key);
-	fputs(v ? "true" : "false", j->f);
+	if (v)
+		json_put(j, "true", 4);
+	else
+		json_put(j, "false", 5);
+	json_done(j);
 }
 
 void
 json_null(struct json *j, const char *key)
 {
 	json_key(j, key);
-	fputs("null", j->f);
+	json_put(j, "null", 4);
+	json_done(j);
 }
 
 void
 json_fixed(struct json *j, const char *key, long long v, int scale)
 {
-	int digits = scale >= 1000 ? 3 : scale >= 100 ? 2 : 1;
+	int digits = 0, n = 0, k;
 	unsigned long long a = (unsigned long long)(v < 0 ? -v : v);
+	char frac[FMT_NUM_MAX], *p;
 
+	/* As many digits as scale has zeros: 10^6 (the delays' seconds) has
+	 * 6, so that 1000 is 0.001000, not 0.1000. */
+	for (long long t = 1; t < scale && digits < 18; t *= 10)
+		digits++;
+	if (digits == 0)
+		digits = 1;
 	json_key(j, key);
-	fprintf(j->f, "%s%llu.%0*llu", v < 0 ? "-" : "", a / (unsigned)scale, digits,
-		a % (unsigned)scale);
+	/* As "%s%llu.%0*llu" of sign, a / scale, digits and a % scale. */
+	p = json_room(j, 2 * FMT_NUM_MAX + 2);
+	if (v < 0)
+		p[n++] = '-';
+	n += fmt_num_u64(a / (unsigned)scale, p + n);
+	p[n++] = '.';
+	for (k = fmt_num_u64(a % (unsigned)scale, frac); k < digits; digits--)
+		p[n++] = '0';
+	memcpy(p + n, frac, (size_t)k);
+	j->len += (size_t)(n + k);
+	json_done(j);
 }
 
 void
 json_double(struct json *j, const char *key, double v, int decimals)
 {
+	char buf[512];
+	int n;
+
 	json_key(j, key);
-	if (isfinite(v))
+	if (isfinite(v) && (n = snprintf(buf, sizeof(buf), "%.*f", decimals, v)) > 0 &&
+	    (size_t)n < sizeof(buf))
+		json_put(j, buf, (size_t)n);
+	else if (isfinite(v)) {
+		/* Beyond the buffer (1e300 with decimals): as it was, straight out. */
+		json_flush(j);
 		fprintf(j->f, "%.*f", decimals, v);
-	else
-		fputs("null", j->f);
+	} else
+		json_put(j, "null", 4);
+	json_done(j);
 }

@@ -7,6 +7,7 @@
  */
 #include "output/openmetrics.h"
 #include "output/metrics-int.h"
+#include "util/fmt-num.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -16,45 +17,12 @@ _Static_assert(sizeof(((struct metric_family *)0)->name) - 1 + 8 + 1 +
 	       sizeof(((struct metric_series *)0)->labels) - 1 + 1 < OPENMETRICS_NAME_MAX,
 	       "OPENMETRICS_NAME_MAX too small");
 
-/* Digits of v at dst, at least min_digits of them (zeros first). */
-static int
-put_u64(uint64_t v, int min_digits, char *dst)
-{
-	char tmp[24];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v || n < min_digits);
-	for (int i = 0; i < n; i++)
-		dst[i] = tmp[n - 1 - i];
-	return n;
-}
-
 /* Called for every value of a long export: no printf. */
 int
 metrics_format_value(int64_t v, int decimals, char *dst)
 {
-	static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
-					  100000000, 1000000000 };
-	uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, scale, frac;
-	int n = 0, d = decimals < 0 || decimals > 9 ? 0 : decimals;
+	int n = fmt_num_fixed(v, decimals < 0 || decimals > 9 ? 0 : decimals, true, dst);
 
-	if (v < 0)
-		dst[n++] = '-';
-	scale = pow10[d];
-	frac = a % scale;
-	/* Trailing zeros say nothing: 0.500 is 0.5, 1.000 is 1. */
-	while (d > 0 && frac % 10 == 0) {
-		frac /= 10;
-		d--;
-	}
-	n += put_u64(a / scale, 1, dst + n);
-	if (d > 0) {
-		dst[n++] = '.';
-		n += put_u64(frac, d, dst + n);
-	}
 	dst[n] = '\0';
 	return n;
 }

@@ -167,7 +167,10 @@ json_reclaim(struct json *j, const struct vmstat *vm)
 {
 	struct counters c;
 
-	counters_from_vmstat(vm, &c);
+	if (j->counters)
+		counters_from_vmstat_mapped(vm, j->counters, &c);
+	else
+		counters_from_vmstat(vm, &c);
 	json_object_begin(j, "reclaim");
 	for (int i = 0; i < CTR_COUNT; i++)
 		if (counter_valid(&c, i))
