@@ -356,6 +356,14 @@ probes_alloc(struct probe_source *p)
 	return p->sync_outer < 0 ? -errno : 0;
 }
 
+/* The loader's objects: it exits holding them, reachable from here so
+ * that valgrind counts none of them lost. */
+static struct {
+	struct probes_bpf *volatile skel;	/* volatile: stored, never read */
+	struct btf *volatile btf;
+	struct bpf_link *link[PROBES_NPROGS];
+} probes_loader;
+
 /* In the loader (bpf-child.h): the kernel's BTF parsed, the programs
  * whose tracepoints exist loaded and attached, their descriptors handed
  * back. It exits after, so nothing here is freed. */
@@ -366,7 +374,7 @@ probes_child(void *arg, void *facts, int *fd, int *nfd)
 	struct probes_facts *f = facts;
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
 	struct bpf_program *prog[PROBES_NPROGS] = { 0 };
-	struct bpf_link *link[PROBES_NPROGS] = { 0 };
+	struct bpf_link **link = probes_loader.link;
 	const char *path = a->btf_path ? a->btf_path : PROBES_BTF;
 	struct probes_bpf *skel;
 	bool extfrag_tp = false;
@@ -376,13 +384,13 @@ probes_child(void *arg, void *facts, int *fd, int *nfd)
 
 	if (!getenv("PAGETOP_PROBES_DEBUG"))
 		libbpf_set_print(probes_libbpf_quiet);
-	if (!(btf = btf__parse(path, NULL))) {
+	if (!(btf = probes_loader.btf = btf__parse(path, NULL))) {
 		snprintf(f->why, sizeof(f->why), "kernel has no BTF (%s: %s)", path,
 			 strerror(errno));
 		return;
 	}
 	oo.btf_custom_path = a->btf_path;
-	if (!(skel = probes_bpf__open_opts(&oo))) {
+	if (!(skel = probes_loader.skel = probes_bpf__open_opts(&oo))) {
 		snprintf(f->why, sizeof(f->why), "opening the probes: %s", strerror(errno));
 		return;
 	}
@@ -410,6 +418,7 @@ probes_child(void *arg, void *facts, int *fd, int *nfd)
 		}
 	bpf_program__set_autoload(skel->progs.extfrag_tp, extfrag_tp);
 	btf__free(btf);
+	probes_loader.btf = NULL;
 	if ((r = probes_bpf__load(skel)) != 0) {
 		if (!((r == -EPERM || errno == EPERM) && probes_locked_down(f->why, sizeof(f->why))))
 			snprintf(f->why, sizeof(f->why), "loading the probes: %s", strerror(-r));

@@ -156,6 +156,14 @@ taskiter_hides(struct taskiter *it, struct taskiter_bpf *skel)
 	return r == 0 && out.total == 0;
 }
 
+/* The loader's objects: it exits holding them, reachable from here so
+ * that valgrind counts none of them lost. */
+static struct {
+	struct taskiter_bpf *volatile skel;	/* volatile: stored, never read */
+	struct bpf_link *volatile link;
+	char *volatile buf;
+} taskiter_loader;
+
 /* In the loader (bpf-child.h): loads and attaches the iterator, tells
  * whether it hides init, hands back the link and the .bss map. It exits
  * after, so nothing here is freed. */
@@ -176,7 +184,7 @@ taskiter_child(void *arg, void *facts, int *fd, int *nfd)
 	/* The open-coded walk first; the iter/task walk where the kernel
 	 * lacks it (its kfuncs do not resolve, or it does not verify). */
 	for (it.walk = !a->walk || strcmp(a->walk, "0") != 0; ; it.walk = false) {
-		if (!(skel = taskiter_bpf__open_opts(&oo))) {
+		if (!(skel = taskiter_loader.skel = taskiter_bpf__open_opts(&oo))) {
 			snprintf(f->why, sizeof(f->why), "opening the task iterator: %s",
 				 strerror(errno));
 			return;
@@ -186,6 +194,7 @@ taskiter_child(void *arg, void *facts, int *fd, int *nfd)
 		if ((r = taskiter_bpf__load(skel)) == 0)
 			break;
 		taskiter_bpf__destroy(skel);
+		taskiter_loader.skel = NULL;
 		if (!it.walk) {
 			snprintf(f->why, sizeof(f->why), "loading the task iterator: %s",
 				 strerror(-r));
@@ -197,7 +206,7 @@ taskiter_child(void *arg, void *facts, int *fd, int *nfd)
 		return;
 	}
 	it.alloc = it.walk ? sizeof(struct ti_end) + sizeof(struct ti_task) : TASKITER_ALLOC;
-	if (!(it.buf = malloc(it.alloc))) {
+	if (!(it.buf = taskiter_loader.buf = malloc(it.alloc))) {
 		snprintf(f->why, sizeof(f->why), "out of memory");
 		return;
 	}
@@ -210,7 +219,7 @@ taskiter_child(void *arg, void *facts, int *fd, int *nfd)
 	} else {
 		link = bpf_program__attach_iter(skel->progs.taskiter, NULL);
 	}
-	if (!link) {
+	if (!(taskiter_loader.link = link)) {
 		snprintf(f->why, sizeof(f->why), "no BPF task iterator (iter/task): %s",
 			 strerror(errno));
 		return;
