@@ -48,8 +48,8 @@ bpf_child_serve(int s, bpf_child_fn fn, void *arg, void *facts, size_t facts_siz
 		;
 }
 
-/* The descriptors of m's SCM_RIGHTS into fd; -1 when there were more than
- * fit (those are closed). */
+/* The descriptors of m's SCM_RIGHTS into fd; -1, all closed, when there
+ * were more than fit. */
 static int
 bpf_child_take(struct msghdr *m, int *fd)
 {
@@ -72,6 +72,9 @@ bpf_child_take(struct msghdr *m, int *fd)
 				close(in[i]), bad = 1;
 		}
 	}
+	if (bad)
+		while (n > 0)
+			close(fd[--n]);
 	return bad ? -1 : n;
 }
 
