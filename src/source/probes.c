@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "source/probes.h"
+#include "source/bpf-child.h"
 #include "source/bpf-privilege.h"
 
 #include <errno.h>
@@ -56,6 +57,7 @@ probes_close(struct probe_source *p)
 
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -107,11 +109,32 @@ static const struct probes_prog probes_progs[] = {
 };
 #define PROBES_NPROGS	(sizeof(probes_progs) / sizeof(probes_progs[0]))
 
+/* The descriptors the loader hands back, in this order, then the links. */
+enum { PROBES_FD_CUM, PROBES_FD_TICK, PROBES_FD_TASKS, PROBES_FD_DSTACKS,
+       PROBES_FD_STACKS, PROBES_FD_BSS, PROBES_NMAPS };
+_Static_assert(PROBES_NMAPS + PROBES_NPROGS <= BPF_CHILD_FDS, "one hand-over");
+
+/* What the loader (probes_child) found. */
+struct probes_facts {
+	int ok;				/* loaded: the descriptors follow */
+	char why[256];			/* not: why */
+	uint32_t attached;
+	uint32_t bss_size;		/* the .bss map's value size */
+	int n_links;
+};
+
+struct probes_child_arg {
+	uint64_t dsleep_min_ns;
+	const char *btf_path, *hide;
+};
+
+/* The parent holds no bpf_object: maps, the mapped .bss and links by fd. */
 struct probe_source {
-	struct probes_bpf *skel;
-	struct bpf_program *prog[PROBES_NPROGS];
-	struct bpf_link *link[PROBES_NPROGS];
-	bool extfrag_tp;		/* the classic tracepoint (change_ownership) */
+	int fd[PROBES_NMAPS];
+	int link[PROBES_NPROGS];
+	int n_links;
+	struct probes_bpf__bss *bss;	/* bss_len bytes mapped */
+	size_t bss_len;
 	uint32_t attached, missing;
 	char why[sizeof(((struct probes *)0)->why)];
 	uint64_t epoch, dsleep_min_ns;
@@ -263,9 +286,13 @@ probes_close(struct probe_source *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < PROBES_NPROGS; i++)
-		bpf_link__destroy(p->link[i]);
-	probes_bpf__destroy(p->skel);
+	for (int i = 0; i < p->n_links; i++)
+		close(p->link[i]);
+	if (p->bss)
+		munmap(p->bss, p->bss_len);
+	for (int i = 0; i < PROBES_NMAPS; i++)
+		if (p->fd[i] >= 0)
+			close(p->fd[i]);
 	if (p->sync_outer >= 0)
 		close(p->sync_outer);
 	if (p->sync_inner >= 0)
@@ -329,83 +356,81 @@ probes_alloc(struct probe_source *p)
 	return p->sync_outer < 0 ? -errno : 0;
 }
 
-struct probe_source *
-probes_open(const struct probes_opts *o, char *why, size_t size)
+/* The loader's objects: it exits holding them, reachable from here so
+ * that valgrind counts none of them lost. */
+static struct {
+	struct probes_bpf *volatile skel;	/* volatile: stored, never read */
+	struct btf *volatile btf;
+	struct bpf_link *link[PROBES_NPROGS];
+} probes_loader;
+
+/* In the loader (bpf-child.h): the kernel's BTF parsed, the programs
+ * whose tracepoints exist loaded and attached, their descriptors handed
+ * back. It exits after, so nothing here is freed. */
+static void
+probes_child(void *arg, void *facts, int *fd, int *nfd)
 {
+	const struct probes_child_arg *a = arg;
+	struct probes_facts *f = facts;
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
-	const char *btf_path = getenv("PAGETOP_PROBES_BTF");
-	const char *hide = getenv("PAGETOP_PROBES_HIDE");
-	struct probe_source *p;
-	struct btf *btf;
+	struct bpf_program *prog[PROBES_NPROGS] = { 0 };
+	struct bpf_link **link = probes_loader.link;
+	const char *path = a->btf_path ? a->btf_path : PROBES_BTF;
+	struct probes_bpf *skel;
+	bool extfrag_tp = false;
 	uint32_t have = 0;
+	struct btf *btf;
 	int r;
 
-	if (!getenv("PAGETOP_PROBES_DEBUG")) libbpf_set_print(probes_libbpf_quiet);
-	if (btf_path && !*btf_path)
-		btf_path = NULL;
-	if (access(btf_path ? btf_path : PROBES_BTF, R_OK) != 0) {
-		snprintf(why, size, "kernel has no BTF (%s)", btf_path ? btf_path : PROBES_BTF);
-		return NULL;
-	}
-	if (!bpf_privileged()) {
-		snprintf(why, size, "needs root (CAP_BPF, CAP_PERFMON)");
-		return NULL;
-	}
-	if (!(btf = btf__parse(btf_path ? btf_path : PROBES_BTF, NULL))) {
-		snprintf(why, size, "kernel has no BTF (%s: %s)", btf_path ? btf_path : PROBES_BTF,
+	if (!getenv("PAGETOP_PROBES_DEBUG"))
+		libbpf_set_print(probes_libbpf_quiet);
+	if (!(btf = probes_loader.btf = btf__parse(path, NULL))) {
+		snprintf(f->why, sizeof(f->why), "kernel has no BTF (%s: %s)", path,
 			 strerror(errno));
-		return NULL;
+		return;
 	}
-	if (!(p = calloc(1, sizeof(*p)))) {
-		btf__free(btf);
-		snprintf(why, size, "out of memory");
-		return NULL;
+	oo.btf_custom_path = a->btf_path;
+	if (!(skel = probes_loader.skel = probes_bpf__open_opts(&oo))) {
+		snprintf(f->why, sizeof(f->why), "opening the probes: %s", strerror(errno));
+		return;
 	}
-	p->sync_outer = p->sync_inner = -1;
-	p->dsleep_min_ns = o && o->dsleep_min_ns ? o->dsleep_min_ns : PROBES_DSLEEP_MIN_NS;
-	oo.btf_custom_path = btf_path;
-	if (!(p->skel = probes_bpf__open_opts(&oo))) {
-		snprintf(why, size, "opening the probes: %s", strerror(errno));
-		goto fail;
-	}
-	p->skel->rodata->dsleep_min_ns = p->dsleep_min_ns;
-	p->skel->rodata->pageblock_order = probes_pageblock_order();
-	probes_map_results(btf, p->skel->rodata->compact_map);
+	skel->rodata->dsleep_min_ns = a->dsleep_min_ns;
+	skel->rodata->pageblock_order = probes_pageblock_order();
+	probes_map_results(btf, skel->rodata->compact_map);
 	for (size_t i = 0; i < PROBES_NPROGS; i++) {
 		const struct probes_prog *pp = &probes_progs[i];
-		bool ok = probes_tp_exists(btf, pp->tp) && !probes_hidden(hide, pp->hide);
+		bool ok = probes_tp_exists(btf, pp->tp) && !probes_hidden(a->hide, pp->hide);
 
 		/* The older name of a tracepoint counts only without the newer. */
 		if (i > 0 && pp->id == probes_progs[i - 1].id && pp->id == PROBE_WRITE_FOLIO &&
-		    p->prog[i - 1])
+		    prog[i - 1])
 			ok = false;
-		p->prog[i] = ok ? probes_program(p->skel, i) : NULL;
-		bpf_program__set_autoload(probes_program(p->skel, i), ok);
+		prog[i] = ok ? probes_program(skel, i) : NULL;
+		bpf_program__set_autoload(probes_program(skel, i), ok);
 	}
 	/* The classic extfrag tracepoint, where tracefs has it. */
 	for (size_t i = 0; i < PROBES_NPROGS; i++)
-		if (probes_progs[i].id == PROBE_EXTFRAG && p->prog[i] &&
+		if (probes_progs[i].id == PROBE_EXTFRAG && prog[i] &&
 		    access(PROBES_TRACEFS, R_OK) == 0) {
-			bpf_program__set_autoload(p->prog[i], false);
-			p->prog[i] = p->skel->progs.extfrag_tp;
-			p->extfrag_tp = true;
+			bpf_program__set_autoload(prog[i], false);
+			prog[i] = skel->progs.extfrag_tp;
+			extfrag_tp = true;
 		}
-	bpf_program__set_autoload(p->skel->progs.extfrag_tp, p->extfrag_tp);
+	bpf_program__set_autoload(skel->progs.extfrag_tp, extfrag_tp);
 	btf__free(btf);
-	btf = NULL;
-	if ((r = probes_bpf__load(p->skel)) != 0) {
-		if ((r == -EPERM || errno == EPERM) && probes_locked_down(why, size))
-			goto fail;
-		snprintf(why, size, "loading the probes: %s", strerror(-r));
-		goto fail;
+	probes_loader.btf = NULL;
+	if ((r = probes_bpf__load(skel)) != 0) {
+		if (!((r == -EPERM || errno == EPERM) && probes_locked_down(f->why, sizeof(f->why))))
+			snprintf(f->why, sizeof(f->why), "loading the probes: %s", strerror(-r));
+		return;
 	}
-	if ((r = probes_alloc(p)) < 0) {
-		snprintf(why, size, "%s", r == -ENOMEM ? "out of memory" : strerror(-r));
-		goto fail;
+	if (!skel->bss) {
+		snprintf(f->why, sizeof(f->why), "the probes' globals are not mapped");
+		return;
 	}
 	for (size_t i = 0; i < PROBES_NPROGS; i++)
-		if (p->prog[i])
-			p->link[i] = bpf_program__attach(p->prog[i]);
+		if (prog[i])
+			link[i] = bpf_program__attach(prog[i]);
 	/* A probe is attached when all its programs are. */
 	for (int id = 0; id < PROBE_ID_COUNT; id++) {
 		bool all = true, any = false;
@@ -414,22 +439,88 @@ probes_open(const struct probes_opts *o, char *why, size_t size)
 			if (probes_progs[i].id != (enum probe_id)id)
 				continue;
 			if (id == PROBE_WRITE_FOLIO) {
-				any |= p->link[i] != NULL;
+				any |= link[i] != NULL;
 				continue;
 			}
 			any = true;
-			all &= p->link[i] != NULL;
+			all &= link[i] != NULL;
 		}
 		if (any && all)
 			have |= 1u << id;
 	}
-	p->attached = have;
-	p->missing = ((1u << PROBE_ID_COUNT) - 1) & ~have;
+	fd[PROBES_FD_CUM] = bpf_map__fd(skel->maps.cum);
+	fd[PROBES_FD_TICK] = bpf_map__fd(skel->maps.tick);
+	fd[PROBES_FD_TASKS] = bpf_map__fd(skel->maps.tasks);
+	fd[PROBES_FD_DSTACKS] = bpf_map__fd(skel->maps.dstacks);
+	fd[PROBES_FD_STACKS] = bpf_map__fd(skel->maps.stacks);
+	fd[PROBES_FD_BSS] = bpf_map__fd(skel->maps.bss);
+	*nfd = PROBES_NMAPS;
+	for (size_t i = 0; i < PROBES_NPROGS; i++)
+		if (link[i])
+			fd[(*nfd)++] = bpf_link__fd(link[i]);
+	f->n_links = *nfd - PROBES_NMAPS;
+	f->bss_size = (uint32_t)bpf_map__value_size(skel->maps.bss);
+	f->attached = have;
+	f->ok = 1;
+}
+
+struct probe_source *
+probes_open(const struct probes_opts *o, char *why, size_t size)
+{
+	struct probes_child_arg a = { .btf_path = getenv("PAGETOP_PROBES_BTF"),
+				      .hide = getenv("PAGETOP_PROBES_HIDE") };
+	struct probes_facts f;
+	struct probe_source *p;
+	int fd[BPF_CHILD_FDS], nfd = 0, r;
+
+	if (a.btf_path && !*a.btf_path)
+		a.btf_path = NULL;
+	if (access(a.btf_path ? a.btf_path : PROBES_BTF, R_OK) != 0) {
+		snprintf(why, size, "kernel has no BTF (%s)", a.btf_path ? a.btf_path : PROBES_BTF);
+		return NULL;
+	}
+	if (!bpf_privileged()) {
+		snprintf(why, size, "needs root (CAP_BPF, CAP_PERFMON)");
+		return NULL;
+	}
+	if (!(p = calloc(1, sizeof(*p)))) {
+		snprintf(why, size, "out of memory");
+		return NULL;
+	}
+	p->sync_outer = p->sync_inner = -1;
+	for (int i = 0; i < PROBES_NMAPS; i++)
+		p->fd[i] = -1;
+	p->dsleep_min_ns = o && o->dsleep_min_ns ? o->dsleep_min_ns : PROBES_DSLEEP_MIN_NS;
+	a.dsleep_min_ns = p->dsleep_min_ns;
+	if (bpf_child_run(probes_child, &a, &f, sizeof(f), fd, &nfd, why, size) < 0)
+		goto fail;
+	if (!f.ok || f.n_links < 0 || f.n_links > (int)PROBES_NPROGS ||
+	    nfd != PROBES_NMAPS + f.n_links) {
+		f.why[sizeof(f.why) - 1] = '\0';
+		snprintf(why, size, "%s", f.ok ? "loading the probes: descriptors lost" : f.why);
+		for (int i = 0; i < nfd; i++)
+			close(fd[i]);
+		goto fail;
+	}
+	memcpy(p->fd, fd, sizeof(p->fd));
+	memcpy(p->link, fd + PROBES_NMAPS, (size_t)f.n_links * sizeof(int));
+	p->n_links = f.n_links;
+	if (f.bss_size < sizeof(*p->bss) ||
+	    !(p->bss = bpf_child_mmap(p->fd[PROBES_FD_BSS], f.bss_size, &p->bss_len))) {
+		snprintf(why, size, "mapping the probes' globals: %s",
+			 f.bss_size < sizeof(*p->bss) ? "too small" : strerror(errno));
+		goto fail;
+	}
+	if ((r = probes_alloc(p)) < 0) {
+		snprintf(why, size, "%s", r == -ENOMEM ? "out of memory" : strerror(-r));
+		goto fail;
+	}
+	p->attached = f.attached;
+	p->missing = ((1u << PROBE_ID_COUNT) - 1) & ~f.attached;
 	probes_missing_line(p);
 	p->epoch = probes_now();
 	return p;
 fail:
-	btf__free(btf);
 	probes_close(p);
 	return NULL;
 }
@@ -452,7 +543,7 @@ probes_read_cum(struct probe_source *p, struct probes *out)
 	__u32 zero = 0;
 
 	memset(&p->sum, 0, sizeof(p->sum));
-	if (bpf_map_lookup_elem(bpf_map__fd(p->skel->maps.cum), &zero, p->cum) == 0)
+	if (bpf_map_lookup_elem(p->fd[PROBES_FD_CUM], &zero, p->cum) == 0)
 		for (int c = 0; c < p->ncpu; c++) {
 			const __u64 *v = (const __u64 *)&p->cum[c];
 
@@ -496,7 +587,7 @@ probes_read_awake(struct probe_source *p, struct probes *out)
 	uint64_t now = probes_now();
 
 	for (int n = 0; n < PROBE_NODES; n++) {
-		uint64_t ks = p->skel->bss->kswapd_since[n], kc = p->skel->bss->kcompactd_since[n];
+		uint64_t ks = p->bss->kswapd_since[n], kc = p->bss->kcompactd_since[n];
 
 		if (ks && now > ks)
 			out->kswapd_awake_ns[n] += now - ks;
@@ -531,7 +622,7 @@ probes_top_task(struct probes *out, const struct pb_task_key *k, const struct pb
 static void
 probes_drain_tasks(struct probe_source *p, __u32 par, struct probes *out)
 {
-	int fd = bpf_map__fd(p->skel->maps.tasks), n = 0;
+	int fd = p->fd[PROBES_FD_TASKS], n = 0;
 	struct pb_task_key k, *prev = NULL;
 	struct pb_task v;
 
@@ -572,7 +663,7 @@ probes_top_dstack(struct probe_source *p, int *n, int32_t id, const struct pb_ds
 static void
 probes_drain_dstacks(struct probe_source *p, __u32 par, struct probes *out)
 {
-	int fd = bpf_map__fd(p->skel->maps.dstacks), sfd = bpf_map__fd(p->skel->maps.stacks);
+	int fd = p->fd[PROBES_FD_DSTACKS], sfd = p->fd[PROBES_FD_STACKS];
 	struct pb_dstack_key k, *prev = NULL;
 	struct pb_dstack v;
 	int n = 0, top = 0;
@@ -624,11 +715,11 @@ probes_drain_dstacks(struct probe_source *p, __u32 par, struct probes *out)
 void
 probes_read(struct probe_source *p, struct probes *out)
 {
-	int tfd = bpf_map__fd(p->skel->maps.tick);
-	__u32 par = p->skel->bss->parity & 1, zero = 0;
+	int tfd = p->fd[PROBES_FD_TICK];
+	__u32 par = p->bss->parity & 1, zero = 0;
 
 	/* New events go to the other set; those in flight end first. */
-	p->skel->bss->parity = par ^ 1;
+	p->bss->parity = par ^ 1;
 	bpf_map_update_elem(p->sync_outer, &zero, &p->sync_inner, BPF_ANY);
 
 	out->state = PROBES_ON;

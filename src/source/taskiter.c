@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "source/taskiter.h"
+#include "source/bpf-child.h"
 #include "source/bpf-privilege.h"
 
 #include <errno.h>
@@ -62,6 +63,7 @@ taskiter_close(struct taskiter *it)
 #else
 
 #include <linux/capability.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 
 #include <bpf/bpf.h>
@@ -76,13 +78,30 @@ taskiter_close(struct taskiter *it)
 /* And room for one record more, to tell a walk that wrote more. */
 #define TASKITER_ALLOC	(TASKITER_BUF + sizeof(struct ti_task))
 
+/* The parent holds no bpf_object: the iterator's link and its mapped
+ * .bss by fd (bpf_iter_create() takes the link's). */
 struct taskiter {
-	struct taskiter_bpf *skel;
-	struct bpf_link *link;
+	int link_fd, bss_fd;
+	struct taskiter_bpf__bss *g;	/* g_len bytes mapped (in the loader:
+					 * the skeleton's) */
+	size_t g_len;
 	char *buf;		/* alloc bytes */
 	size_t alloc;
 	bool walk;		/* taskiter_walk: records in the .bss */
 	bool hides_init;
+};
+
+/* What the loader (taskiter_child) found; its descriptors: link, .bss. */
+struct taskiter_facts {
+	int ok;
+	char why[256];
+	bool walk, hides_init;
+	uint32_t bss_size;
+};
+
+struct taskiter_child_arg {
+	const char *btf, *walk;
+	pid_t pid;		/* the parent's, for the open-coded walk */
 };
 
 _Static_assert(sizeof(struct ti_task) % 8 == 0 && sizeof(struct ti_end) % 4 == 0,
@@ -102,8 +121,12 @@ taskiter_close(struct taskiter *it)
 {
 	if (!it)
 		return;
-	bpf_link__destroy(it->link);
-	taskiter_bpf__destroy(it->skel);
+	if (it->g)
+		munmap(it->g, it->g_len);
+	if (it->link_fd >= 0)
+		close(it->link_fd);
+	if (it->bss_fd >= 0)
+		close(it->bss_fd);
 	free(it->buf);
 	free(it);
 }
@@ -114,40 +137,126 @@ taskiter_close(struct taskiter *it)
  * scan then reads its threads from /proc.
  */
 static bool
-taskiter_hides(struct taskiter *it)
+taskiter_hides(struct taskiter *it, struct taskiter_bpf *skel)
 {
 	union bpf_iter_link_info li = { .task.pid = 1 };
 	LIBBPF_OPTS(bpf_iter_attach_opts, o, .link_info = &li,
 		    .link_info_len = sizeof(li));
 	struct taskiter_out out;
-	struct bpf_link *l, *all = it->link;
+	struct bpf_link *l;
+	int all = it->link_fd, r;
+
+	if (!(l = bpf_program__attach_iter(skel->progs.taskiter, &o)))
+		return false;
+	it->link_fd = bpf_link__fd(l);
+	r = taskiter_read(it, &out);
+	it->link_fd = all;
+	bpf_link__destroy(l);
+	it->g->prev_start = 0;
+	return r == 0 && out.total == 0;
+}
+
+/* The loader's objects: it exits holding them, reachable from here so
+ * that valgrind counts none of them lost. */
+static struct {
+	struct taskiter_bpf *volatile skel;	/* volatile: stored, never read */
+	struct bpf_link *volatile link;
+	char *volatile buf;
+} taskiter_loader;
+
+/* In the loader (bpf-child.h): loads and attaches the iterator, tells
+ * whether it hides init, hands back the link and the .bss map. It exits
+ * after, so nothing here is freed. */
+static void
+taskiter_child(void *arg, void *facts, int *fd, int *nfd)
+{
+	const struct taskiter_child_arg *a = arg;
+	struct taskiter_facts *f = facts;
+	LIBBPF_OPTS(bpf_object_open_opts, oo);
+	struct taskiter_bpf *skel;
+	struct taskiter it = { .link_fd = -1, .bss_fd = -1 };
+	struct bpf_link *link;
 	int r;
 
-	if (!(l = bpf_program__attach_iter(it->skel->progs.taskiter, &o)))
-		return false;
-	it->link = l;
-	r = taskiter_read(it, &out);
-	it->link = all;
-	bpf_link__destroy(l);
-	it->skel->bss->prev_start = 0;
-	return r == 0 && out.total == 0;
+	if (!getenv("PAGETOP_PROBES_DEBUG"))
+		libbpf_set_print(taskiter_quiet);
+	oo.btf_custom_path = a->btf;
+	/* The open-coded walk first; the iter/task walk where the kernel
+	 * lacks it (its kfuncs do not resolve, or it does not verify). */
+	for (it.walk = !a->walk || strcmp(a->walk, "0") != 0; ; it.walk = false) {
+		if (!(skel = taskiter_loader.skel = taskiter_bpf__open_opts(&oo))) {
+			snprintf(f->why, sizeof(f->why), "opening the task iterator: %s",
+				 strerror(errno));
+			return;
+		}
+		bpf_program__set_autoload(it.walk ? skel->progs.taskiter :
+		    skel->progs.taskiter_walk, false);
+		if ((r = taskiter_bpf__load(skel)) == 0)
+			break;
+		taskiter_bpf__destroy(skel);
+		taskiter_loader.skel = NULL;
+		if (!it.walk) {
+			snprintf(f->why, sizeof(f->why), "loading the task iterator: %s",
+				 strerror(-r));
+			return;
+		}
+	}
+	if (!(it.g = skel->bss)) {
+		snprintf(f->why, sizeof(f->why), "the task iterator's globals are not mapped");
+		return;
+	}
+	it.alloc = it.walk ? sizeof(struct ti_end) + sizeof(struct ti_task) : TASKITER_ALLOC;
+	if (!(it.buf = taskiter_loader.buf = malloc(it.alloc))) {
+		snprintf(f->why, sizeof(f->why), "out of memory");
+		return;
+	}
+	if (it.walk) {
+		union bpf_iter_link_info li = { .task.pid = (__u32)a->pid };
+		LIBBPF_OPTS(bpf_iter_attach_opts, o, .link_info = &li,
+			    .link_info_len = sizeof(li));
+
+		link = bpf_program__attach_iter(skel->progs.taskiter_walk, &o);
+	} else {
+		link = bpf_program__attach_iter(skel->progs.taskiter, NULL);
+	}
+	if (!(taskiter_loader.link = link)) {
+		snprintf(f->why, sizeof(f->why), "no BPF task iterator (iter/task): %s",
+			 strerror(errno));
+		return;
+	}
+	it.link_fd = bpf_link__fd(link);
+	if (it.walk) {
+		struct taskiter_out out;
+
+		it.g->saw_init = 0;
+		it.hides_init = taskiter_read(&it, &out) == 0 && !it.g->saw_init;
+		it.g->prev_start = 0;
+	} else {
+		it.hides_init = taskiter_hides(&it, skel);
+	}
+	fd[0] = it.link_fd;
+	fd[1] = bpf_map__fd(skel->maps.bss);
+	*nfd = 2;
+	f->walk = it.walk;
+	f->hides_init = it.hides_init;
+	f->bss_size = (uint32_t)bpf_map__value_size(skel->maps.bss);
+	f->ok = 1;
 }
 
 struct taskiter *
 taskiter_open(char *why, size_t size)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, oo);
-	const char *btf = getenv("PAGETOP_PROBES_BTF");
-	const char *walk = getenv("PAGETOP_TASKITER_WALK");
+	struct taskiter_child_arg a = { .btf = getenv("PAGETOP_PROBES_BTF"),
+					.walk = getenv("PAGETOP_TASKITER_WALK"),
+					.pid = getpid() };
+	struct taskiter_facts f;
 	struct taskiter *it;
-	int r;
+	int fd[BPF_CHILD_FDS], nfd = 0;
 
-	if (!getenv("PAGETOP_PROBES_DEBUG"))
-		libbpf_set_print(taskiter_quiet);
-	if (btf && !*btf)
-		btf = NULL;
-	if (access(btf ? btf : TASKITER_BTF, R_OK) != 0) {
-		snprintf(why, size, "kernel has no BTF (%s)", btf ? btf : TASKITER_BTF);
+	if (a.btf && !*a.btf)
+		a.btf = NULL;
+	if (access(a.btf ? a.btf : TASKITER_BTF, R_OK) != 0) {
+		snprintf(why, size, "kernel has no BTF (%s)", a.btf ? a.btf : TASKITER_BTF);
 		return NULL;
 	}
 	if (!bpf_privileged()) {
@@ -158,27 +267,25 @@ taskiter_open(char *why, size_t size)
 		snprintf(why, size, "out of memory");
 		return NULL;
 	}
-	oo.btf_custom_path = btf;
-	/* The open-coded walk first; the iter/task walk where the kernel
-	 * lacks it (its kfuncs do not resolve, or it does not verify). */
-	for (it->walk = !walk || strcmp(walk, "0") != 0; ; it->walk = false) {
-		if (!(it->skel = taskiter_bpf__open_opts(&oo))) {
-			snprintf(why, size, "opening the task iterator: %s", strerror(errno));
-			goto fail;
-		}
-		bpf_program__set_autoload(it->walk ? it->skel->progs.taskiter :
-		    it->skel->progs.taskiter_walk, false);
-		if ((r = taskiter_bpf__load(it->skel)) == 0)
-			break;
-		taskiter_bpf__destroy(it->skel);
-		it->skel = NULL;
-		if (!it->walk) {
-			snprintf(why, size, "loading the task iterator: %s", strerror(-r));
-			goto fail;
-		}
+	it->link_fd = it->bss_fd = -1;
+	if (bpf_child_run(taskiter_child, &a, &f, sizeof(f), fd, &nfd, why, size) < 0)
+		goto fail;
+	if (!f.ok || nfd != 2) {
+		f.why[sizeof(f.why) - 1] = '\0';
+		snprintf(why, size, "%s", f.ok ? "loading the task iterator: descriptors lost" :
+			 f.why);
+		for (int i = 0; i < nfd; i++)
+			close(fd[i]);
+		goto fail;
 	}
-	if (!it->skel->bss) {
-		snprintf(why, size, "the task iterator's globals are not mapped");
+	it->link_fd = fd[0];
+	it->bss_fd = fd[1];
+	it->walk = f.walk;
+	it->hides_init = f.hides_init;
+	if (f.bss_size < sizeof(*it->g) ||
+	    !(it->g = bpf_child_mmap(it->bss_fd, f.bss_size, &it->g_len))) {
+		snprintf(why, size, "mapping the task iterator's globals: %s",
+			 f.bss_size < sizeof(*it->g) ? "too small" : strerror(errno));
 		goto fail;
 	}
 	it->alloc = it->walk ? sizeof(struct ti_end) + sizeof(struct ti_task) :
@@ -186,28 +293,6 @@ taskiter_open(char *why, size_t size)
 	if (!(it->buf = malloc(it->alloc))) {
 		snprintf(why, size, "out of memory");
 		goto fail;
-	}
-	if (it->walk) {
-		union bpf_iter_link_info li = { .task.pid = (__u32)getpid() };
-		LIBBPF_OPTS(bpf_iter_attach_opts, o, .link_info = &li,
-			    .link_info_len = sizeof(li));
-
-		it->link = bpf_program__attach_iter(it->skel->progs.taskiter_walk, &o);
-	} else {
-		it->link = bpf_program__attach_iter(it->skel->progs.taskiter, NULL);
-	}
-	if (!it->link) {
-		snprintf(why, size, "no BPF task iterator (iter/task): %s", strerror(errno));
-		goto fail;
-	}
-	if (it->walk) {
-		struct taskiter_out out;
-
-		it->skel->bss->saw_init = 0;
-		it->hides_init = taskiter_read(it, &out) == 0 && !it->skel->bss->saw_init;
-		it->skel->bss->prev_start = 0;
-	} else {
-		it->hides_init = taskiter_hides(it);
 	}
 	return it;
 fail:
@@ -275,7 +360,7 @@ taskiter_parse(const struct ti_task *recs, size_t n_recs, const char *buf,
 int
 taskiter_read(struct taskiter *it, struct taskiter_out *out)
 {
-	struct taskiter_bpf__bss *g = it->skel->bss;
+	struct taskiter_bpf__bss *g = it->g;
 	size_t n = 0;
 	ssize_t r;
 	int fd, err = 0;
@@ -284,7 +369,7 @@ taskiter_read(struct taskiter *it, struct taskiter_out *out)
 	memset(g->by_state, 0, sizeof(g->by_state));
 	g->total = g->n_d = g->n_ran = g->listed_d = g->listed_ran = 0;
 	g->n_recs = 0;
-	if ((fd = bpf_iter_create(bpf_link__fd(it->link))) < 0)
+	if ((fd = bpf_iter_create(it->link_fd)) < 0)
 		return -errno;
 	for (;;) {
 		if (n > it->alloc - sizeof(struct ti_task)) {
