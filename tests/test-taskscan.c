@@ -46,13 +46,13 @@
 #endif
 #endif
 
+/* model/tasks.h keeps stacks packed: unpacked here to look at. */
+static struct stack sc_;
+
 #ifndef SANITIZED_BUILD
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
-
-/* model/tasks.h keeps stacks packed: unpacked here to look at. */
-static struct stack sc_;
 
 static _Thread_local volatile bool counting;
 static volatile unsigned long n_allocs;
