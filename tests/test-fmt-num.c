@@ -23,7 +23,10 @@ ref_fixed(int64_t v, int d, int trim, char *dst, size_t size)
 		snprintf(dst, size, "%s%" PRIu64, v < 0 ? "-" : "", a);
 		return;
 	}
-	snprintf(dst, size, "%s%" PRIu64 ".%0*" PRIu64, v < 0 ? "-" : "", a / p, d, a % p);
+	/* d is 1 to 18: the result fits; said to the compiler by the check. */
+	if (snprintf(dst, size, "%s%" PRIu64 ".%0*" PRIu64, v < 0 ? "-" : "", a / p, d & 31,
+		     a % p) >= (int)size)
+		dst[0] = '\0';
 	if (!trim)
 		return;
 	n = strlen(dst);
