@@ -159,7 +159,10 @@ fi
 tmux_start cmp 200 60 "$PAGETOP replay $T/p.ptrec --compare $T/p.ptrec"
 wait_screen cmp "REPLAY" 5
 for i in 1 2 3 4 5 6 7 8 9 10; do keys cmp Right; done
+wait_screen cmp " 10s / " 10 >/dev/null
 keys cmp 3
+# Slow builds (sanitizers) draw later: wait for the last of B's rows.
+wait_screen cmp '^  B compaction +[0-9]' 10 >/dev/null
 scr=$(screen_of cmp | sed -n '/^stalls this tick /,/^runs, tick/p')
 for k in "direct reclaim:direct" "memcg reclaim:memcg" "compaction:compaction"; do
 	a=$(printf '%s\n' "$scr" | sed -n "s/^${k%%:*} \{2,\}\([0-9].*\)/\1/p")
@@ -174,6 +177,7 @@ check_eq "... each B count equals A's from the same file" \
 	"$(printf '%s\n' "$bars" | awk '{ if ($(NF - 2) != $NF) bad++ } END { print bad + 0 }')" 0
 check_screen "... and the title has B's stalls" cmp '^reclaim latency, direct and memcg, last .*: [0-9]+ stalls, B [0-9]+'
 keys cmp 2
+wait_screen cmp '^B by order, tick/window +[0-9]' 10 >/dev/null
 scr=$(screen_of cmp)
 a=$(printf '%s\n' "$scr" | sed -n 's/^by order, this tick\/window  *//p')
 b=$(printf '%s\n' "$scr" | sed -n 's/^B by order, tick\/window  *//p')
@@ -181,6 +185,7 @@ check_match "compare: B's fallbacks by order ($b)" "$b" '^[0-9]+: [0-9]+/[0-9]+'
 check_eq "... the same as A's from the same file" "$b" "$a"
 # Tasks: B's longest-stalled task over its window, as A's table has it.
 keys cmp 4
+wait_screen cmp '^B D sleeps: ' 10 >/dev/null
 scr=$(screen_of cmp)
 top=$(printf '%s\n' "$scr" | sed -n '/^Stalled in reclaim/,/^$/p' | awk '$1 ~ /^[0-9]+$/ { print $1, $2, $(NF - 1), $(NF - 2); exit }')
 check_match "compare: A's stalled tasks listed ($top)" "$top" '^[0-9]+ '
@@ -195,6 +200,7 @@ keys cmp q
 tmux_start cmpu 200 60 "$PAGETOP replay $T/p.ptrec --compare $T/u.ptrec"
 wait_screen cmpu "REPLAY" 5
 keys cmpu Right Right
+wait_screen cmpu " 2s / " 10 >/dev/null
 keys cmpu 3
 check_screen "compare, B without probes: A's rows" cmpu "^direct reclaim +[0-9]+ "
 check_no_screen "... and no B rows" cmpu "^  B direct"
