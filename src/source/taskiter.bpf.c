@@ -123,6 +123,30 @@ end_write(struct seq_file *seq)
 	}
 }
 
+/* A D task or one that ran gets a record, each kind up to its cap. */
+static __always_inline bool
+wants_record(unsigned int i, bool ran)
+{
+	return (i == 2 && listed_d < TI_MAX_D) || (ran && listed_ran < TI_MAX_RAN);
+}
+
+/* Task of state i (< TI_STATES) in the counts, and in the caps when it
+ * got a record. */
+static __always_inline void
+count_task(unsigned int i, bool ran, bool listed)
+{
+	if (listed && i == 2)
+		listed_d++;
+	if (listed && ran)
+		listed_ran++;
+	by_state[i]++;
+	total++;
+	if (i == 2)
+		n_d++;
+	if (ran)
+		n_ran++;
+}
+
 SEC("iter/task")
 int
 taskiter_walk(struct bpf_iter__task *ctx)
@@ -131,7 +155,7 @@ taskiter_walk(struct bpf_iter__task *ctx)
 	struct task_struct *t, *me;
 	struct bpf_iter_task it;
 	unsigned int i, n;
-	bool ran;
+	bool ran, listed;
 
 	/* The whole walk at the first of the reader's threads; the end
 	 * record when its threads are done. */
@@ -156,23 +180,16 @@ taskiter_walk(struct bpf_iter__task *ctx)
 			continue;
 		ran = i == 0 || (prev_start != 0 &&
 		    t->sched_info.last_arrival >= prev_start);
-		if ((i == 2 && listed_d < TI_MAX_D) || (ran && listed_ran < TI_MAX_RAN)) {
+		listed = false;
+		if (wants_record(i, ran)) {
 			n = n_recs;
 			if (n < TI_MAX_D + TI_MAX_RAN) {
 				record_fill(&recs[n], t, i, ran);
 				n_recs = n + 1;
-				if (i == 2)
-					listed_d++;
-				if (ran)
-					listed_ran++;
+				listed = true;
 			}
 		}
-		by_state[i]++;
-		total++;
-		if (i == 2)
-			n_d++;
-		if (ran)
-			n_ran++;
+		count_task(i, ran, listed);
 	}
 	bpf_iter_task_destroy(&it);
 	return 0;
@@ -187,7 +204,7 @@ taskiter(struct bpf_iter__task *ctx)
 	struct task_struct *me;
 	struct ti_task r;
 	unsigned int i;
-	bool ran;
+	bool ran, listed;
 
 	if (!t) {
 		end_write(seq);
@@ -202,20 +219,12 @@ taskiter(struct bpf_iter__task *ctx)
 		return 0;
 	ran = i == 0 || (prev_start != 0 &&
 	    BPF_CORE_READ(t, sched_info.last_arrival) >= prev_start);
-	if ((i == 2 && listed_d < TI_MAX_D) || (ran && listed_ran < TI_MAX_RAN)) {
+	listed = wants_record(i, ran);
+	if (listed) {
 		record_fill(&r, t, i, ran);
 		if (bpf_seq_write(seq, &r, sizeof(r)) != 0)
 			return 0;	/* shown again at the next read */
-		if (i == 2)
-			listed_d++;
-		if (ran)
-			listed_ran++;
 	}
-	by_state[i]++;
-	total++;
-	if (i == 2)
-		n_d++;
-	if (ran)
-		n_ran++;
+	count_task(i, ran, listed);
 	return 0;
 }
