@@ -4,6 +4,8 @@
 tap_n=0
 TMPDIR_TEST=$(mktemp -d /tmp/pagetop-test.XXXXXX)
 trap 'rm -rf "$TMPDIR_TEST"' EXIT
+# Killed (tests/run-test's time limit, ^C): still run the EXIT trap's cleanup.
+trap 'exit 1' INT TERM HUP
 
 ok() {	# ok DESCRIPTION: passes
 	tap_n=$((tap_n + 1)); echo "ok $tap_n - $1"
