@@ -79,9 +79,14 @@ check_eq "fast samples 0.1 s apart" "$near" ""
 rep=$($PAGETOP report $T/b.ptrec 2>&1)
 check_match "report: Samples says the bursts" "$rep" \
 	"^Samples: +[0-9]+, one every 1s, $(awk '$2 < 0.75' $T/iv | wc -l) at 0\\.1s in bursts"
+# The peak is the largest of some 20 intervals of 0.1 s, and the writer,
+# descheduled under load, can move the counter late then all at once: one
+# interval can read twice the rate. What this checks is the unit: per
+# second of the samples' times it is thousands, per second of the
+# interval it would be 500. The mean is checked on the export below.
 peak=$(printf '%s\n' "$rep" | awk '$1 == "pgscan_kswapd" { print $4 }')
 check_match "report: peak rate per second of the samples' times ($peak)" "$peak" \
-	'^([4-9][0-9]{3}|[4-9](\.[0-9])?k)/s$'
+	'^([3-9][0-9]{3}|([3-9]|1[0-9])(\.[0-9])?k)/s$'
 $PAGETOP export $T/b.ptrec --format csv --source vmstat > $T/b.csv 2>$T/x.err
 rows=$(($(wc -l < $T/b.csv) - 1))
 check_eq "export: a row per sample, bursts too" "$rows" "$(jq -s length $T/b.json)"

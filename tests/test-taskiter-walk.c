@@ -1,12 +1,18 @@
 /*
  * The task iterator's two walks (src/source/taskiter.c): the open-coded
  * one, used on Linux 6.7 and later, and iter/task's (PAGETOP_TASKITER_WALK=0)
- * count the same tasks; 400 threads started between two reads are 400
- * more sleeping tasks in both, the reading thread is listed as having run,
- * and the threads gone are counted no more. Needs root and kernel BTF in
- * a build with the probes; skipped otherwise.
+ * see the same tasks. 400 threads started between two reads are each
+ * listed by tid as having run, and none is listed once they are gone:
+ * those checks are exact, since they name this test's own threads. The
+ * counts (400 more tasks, all asleep, as many as before once gone) are
+ * the machine's, and other tests' tasks come and go meanwhile: they are
+ * checked within SLACK. Needs root and kernel BTF in a build with the
+ * probes; skipped otherwise.
  */
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +28,14 @@
 
 static struct taskiter_out o[2][3];
 static int pipe_fd[2];
+static _Atomic uint32_t tids[THREADS];
 
 static void *
 sleeper(void *arg)
 {
 	char c;
 
-	(void)arg;
+	tids[(intptr_t)arg] = (uint32_t)gettid();
 	/* S until the write end is closed */
 	if (read(pipe_fd[0], &c, 1) < 0)
 		return NULL;
@@ -48,6 +55,17 @@ listed_ran(const struct taskiter_out *out, uint32_t tid)
 		if (out->ran[i] == tid)
 			return true;
 	return false;
+}
+
+/* How many of our threads' tids out lists as having run. */
+static int
+ours_listed(const struct taskiter_out *out, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += listed_ran(out, tids[i]);
+	return k;
 }
 
 static bool
@@ -98,9 +116,14 @@ main(void)
 			r[w][0] = taskiter_read(it[w], &o[w][0]);
 		if (pipe(pipe_fd) != 0)
 			return 1;
+		memset(tids, 0, sizeof(tids));
 		for (i = 0; i < THREADS; i++)
-			if (pthread_create(&th[i], NULL, sleeper, NULL) != 0)
+			if (pthread_create(&th[i], NULL, sleeper, (void *)(intptr_t)i) != 0)
 				break;
+		/* each thread has run (told its tid) before the next read */
+		for (int k = 0; k < i; k++)
+			while (!tids[k])
+				sched_yield();
 		/* off the CPU and on again: the reader has run since the last read */
 		nanosleep(&nap, NULL);
 		for (w = 0; w < 2; w++)
@@ -136,6 +159,11 @@ main(void)
 		tap_ok(listed_ran(b, (uint32_t)gettid()),
 		    "%s: the reading thread is listed as having run (%zu listed)",
 		    name, b->n_ran);
+		tap_eq_int(ours_listed(b, i), THREADS,
+		    "%s: each of the %d threads is listed by tid as having run",
+		    name, THREADS);
+		tap_eq_int(ours_listed(c, i), 0,
+		    "%s: none of them is listed once gone", name);
 		tap_ok(near((long)c->total, (long)a->total),
 		    "%s: the threads gone: %u tasks, as %u before", name,
 		    c->total, a->total);
