@@ -157,6 +157,11 @@ check "(e) not root: pagetop samples anyway" \
 	setpriv --reuid=nobody --regid=nogroup --clear-groups $PAGETOP snapshot
 PAGETOP_PROBES_BTF=$T/none $PROBES_LIVE > $T/e2.out
 check_eq "(e) no BTF: the reason" "$(val $T/e2.out why)" "kernel has no BTF ($T/none)"
+PAGETOP_BPF_CHILD_HANG=300 $PROBES_LIVE > $T/e5.out
+check_eq "(e) a loader that never answers: the reason" "$(val $T/e5.out why)" \
+	"loading BPF: the loader did not answer in 0.3 s"
+check_eq "(e) ... and no loader left behind (killed, not orphaned)" \
+	"$(pgrep -fc "^$PROBES_LIVE\$")" 0
 cp /sys/kernel/btf/vmlinux $T/btf
 PAGETOP_PROBES_BTF=$T/btf $PROBES_LIVE > $T/e3.out
 check_eq "(e) a BTF file given: loads" "$(val $T/e3.out state)" on

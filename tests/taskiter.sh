@@ -85,6 +85,9 @@ check_match "(d) not root: the /proc scan counts tasks" "$(val $T/d1.out proc0.t
 PAGETOP_PROBES_BTF=$T/none $TASKITER_LIVE > $T/d2.out
 check_eq "(d) no BTF: /proc, and why" "$(val $T/d2.out how)" \
 	"/proc (task iterator: kernel has no BTF ($T/none))"
+PAGETOP_BPF_CHILD_HANG=300 $TASKITER_LIVE > $T/d3.out
+check_eq "(d) a loader that never answers: /proc, and why" "$(val $T/d3.out how)" \
+	"/proc (task iterator: loading BPF: the loader did not answer in 0.3 s)"
 check_eq "(d) no BTF: the vfork task still in D" \
 	"$(val $T/d2.out proc0.d | grep "^$vpid ")" "$want"
 done_testing

@@ -6,6 +6,7 @@
 #include "source/bpf-child.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +15,14 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define BPF_CHILD_CMSG	CMSG_SPACE(sizeof(int) * BPF_CHILD_FDS)
+/* A load takes well under a second, a few under a sanitizer; a child
+ * that has not answered by then is stuck (a lock a parent's thread held
+ * at the fork) and is killed, so that start-up goes on without BPF. */
+#define BPF_CHILD_WAIT_MS	30000
 
 static void
 bpf_child_serve(int s, bpf_child_fn fn, void *arg, void *facts, size_t facts_size)
@@ -78,6 +84,30 @@ bpf_child_take(struct msghdr *m, int *fd)
 	return bad ? -1 : n;
 }
 
+/* 0 when s has the child's message (or its end) to read, -1 when
+ * wait_ms went by first. */
+static int
+bpf_child_wait(int s, int wait_ms)
+{
+	struct pollfd p = { .fd = s, .events = POLLIN };
+	int left = wait_ms, r;
+
+	for (;;) {
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		r = poll(&p, 1, left);
+		if (r > 0)
+			return 0;
+		if (r == 0 || errno != EINTR)
+			return r == 0 ? -1 : 0;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		left -= (int)((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000);
+		if (left <= 0)
+			return -1;
+	}
+}
+
 int
 bpf_child_run(bpf_child_fn fn, void *arg, void *facts, size_t facts_size,
     int *fd, int *nfd, char *why, size_t why_size)
@@ -89,7 +119,8 @@ bpf_child_run(bpf_child_fn fn, void *arg, void *facts, size_t facts_size,
 	struct iovec iov = { .iov_base = facts, .iov_len = facts_size };
 	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
 			    .msg_control = c.buf, .msg_controllen = sizeof(c.buf) };
-	int s[2], st = 0, err = 0, n;
+	int s[2], st = 0, err = 0, n, wait_ms = BPF_CHILD_WAIT_MS;
+	const char *hang;
 	ssize_t r;
 	pid_t pid;
 
@@ -99,6 +130,12 @@ bpf_child_run(bpf_child_fn fn, void *arg, void *facts, size_t facts_size,
 		snprintf(why, why_size, "loading BPF: socketpair: %s", strerror(err));
 		return -err;
 	}
+	/* The tests' hook: PAGETOP_BPF_CHILD_HANG=MS, a child that never
+	 * answers and a wait of MS for it. */
+	if ((hang = getenv("PAGETOP_BPF_CHILD_HANG")) && atoi(hang) > 0)
+		wait_ms = atoi(hang);
+	else
+		hang = NULL;
 	if ((pid = fork()) < 0) {
 		err = errno;
 		close(s[0]);
@@ -108,15 +145,23 @@ bpf_child_run(bpf_child_fn fn, void *arg, void *facts, size_t facts_size,
 	}
 	if (pid == 0) {
 		close(s[0]);
+		while (hang)
+			pause();
 		bpf_child_serve(s[1], fn, arg, facts, facts_size);
 		_exit(0);
 	}
 	close(s[1]);
 	memset(&c, 0, sizeof(c));
-	while ((r = recvmsg(s[0], &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
-		;
-	if (r < 0)
-		err = errno;
+	if (bpf_child_wait(s[0], wait_ms) == 0) {
+		while ((r = recvmsg(s[0], &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
+			;
+		if (r < 0)
+			err = errno;
+	} else {
+		r = -1;
+		err = ETIMEDOUT;
+		kill(pid, SIGKILL);
+	}
 	close(s[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
@@ -125,7 +170,10 @@ bpf_child_run(bpf_child_fn fn, void *arg, void *facts, size_t facts_size,
 	    n < 0) {
 		for (int i = 0; i < (n > 0 ? n : 0); i++)
 			close(fd[i]);
-		if (r >= 0 && WIFSIGNALED(st))
+		if (err == ETIMEDOUT)
+			snprintf(why, why_size, "loading BPF: the loader did not answer in %.1f s",
+				 wait_ms / 1000.0);
+		else if (r >= 0 && WIFSIGNALED(st))
 			snprintf(why, why_size, "loading BPF: the loader died (%s)",
 				 strsignal(WTERMSIG(st)));
 		else

@@ -216,7 +216,8 @@ struct feed *
 live_open(const struct live_opts *o, char *why, size_t size)
 {
 	struct live *l = calloc(1, sizeof(*l));
-	char what[512];
+	struct taskiter *it = NULL;
+	char what[512], iwhy[96] = "--no-probes";
 	int r;
 
 	if (!l) {
@@ -248,6 +249,23 @@ live_open(const struct live_opts *o, char *why, size_t size)
 	l->f.tick.s = l->s;
 	if (!(l->cap = capture_source_open(&l->sp.fs)))
 		goto nomem;
+	/* The kernel probes belong to this machine too; without them the
+	 * sample says why and everything else goes on. */
+	if (!o->no_probes && l->sp.fs.is_procfs) {
+		struct probes_opts po = { .dsleep_min_ns = o->dsleep_min_ns };
+
+		if (!(l->probes = probes_open(&po, l->probes_why, sizeof(l->probes_why))) &&
+		    !l->probes_why[0])
+			snprintf(l->probes_why, sizeof(l->probes_why), "not loaded");
+	} else if (o->no_probes)
+		snprintf(l->probes_why, sizeof(l->probes_why), "off (--no-probes)");
+	/* The task iterator loads, or not, apart from the probes; the
+	 * scan owns it, and reads /proc without it. Both load in a fork
+	 * (bpf-child.c), made here before the scan's worker thread starts:
+	 * a fork copies no other thread, and a lock one held would stay
+	 * held in the child. */
+	if (!o->no_probes && l->sp.fs.is_procfs)
+		it = taskiter_open(iwhy, sizeof(iwhy));
 	/* Tasks, sensors and the kernel log belong to this machine: a tree
 	 * of captured files has none (--kmsg names a log anyway). */
 	if (l->sp.fs.is_procfs) {
@@ -263,24 +281,11 @@ live_open(const struct live_opts *o, char *why, size_t size)
 		if (!(l->kmsg = kmsg_source_open(l->kmsg_path, l->krules)))
 			goto nomem;
 	}
-	/* The kernel probes belong to this machine too; without them the
-	 * sample says why and everything else goes on. */
-	if (!o->no_probes && l->sp.fs.is_procfs) {
-		struct probes_opts po = { .dsleep_min_ns = o->dsleep_min_ns };
-
-		if (!(l->probes = probes_open(&po, l->probes_why, sizeof(l->probes_why))) &&
-		    !l->probes_why[0])
-			snprintf(l->probes_why, sizeof(l->probes_why), "not loaded");
-	} else if (o->no_probes)
-		snprintf(l->probes_why, sizeof(l->probes_why), "off (--no-probes)");
-	/* The task iterator loads, or not, apart from the probes; the
-	 * scan owns it, and reads /proc without it. */
-	if (l->ts) {
-		char iwhy[96] = "--no-probes";
-		struct taskiter *it = o->no_probes ? NULL : taskiter_open(iwhy, sizeof(iwhy));
-
+	if (l->ts)
 		taskscan_set_iter(l->ts, it, iwhy);
-	}
+	else if (it)
+		taskiter_close(it);
+	it = NULL;	/* the scan's now */
 	/* Delay accounting needs the scan's list of the tasks that ran; what
 	 * stops it (not root, the sysctl off) is said in each sample. */
 	if (!o->no_delayacct && l->ts && l->sp.fs.is_procfs) {
@@ -310,6 +315,8 @@ live_open(const struct live_opts *o, char *why, size_t size)
 	return &l->f;
 nomem:
 	snprintf(why, size, "out of memory");
+	if (it)
+		taskiter_close(it);
 	live_close(&l->f);
 	return NULL;
 }
