@@ -126,18 +126,18 @@ main(int argc, char **argv)
 
 	t.tv_sec = (time_t)iv;
 	t.tv_nsec = (long)((iv - (double)t.tv_sec) * 1e9);
+	struct taskiter *it = NULL;
+	char why[128] = "";
+
+	/* The iterator loads in a fork: before the scan's worker thread. */
+	if (argc > 3 && !(it = taskiter_open(why, sizeof(why)))) {	/* "iter" */
+		fprintf(stderr, "driver: task iterator: %s\n", why);
+		return 1;
+	}
 	if ((ts = taskscan_new(NULL)) == NULL)
 		return 1;
-	if (argc > 3) {		/* "iter": through the BPF task iterator */
-		char why[128] = "";
-		struct taskiter *it = taskiter_open(why, sizeof(why));
-
-		if (!it) {
-			fprintf(stderr, "driver: task iterator: %s\n", why);
-			return 1;
-		}
+	if (it)
 		taskscan_set_iter(ts, it, NULL);
-	}
 	taskscan_read(ts, mono(), &out);
 	c0 = cpu();
 	for (i = 0; i < ticks; i++) {

@@ -41,9 +41,9 @@ print_scan(const char *key, struct taskscan *ts)
 int
 main(int argc, char **argv)
 {
-	char why[128] = "", how[160];
+	char why[128] = "", own_why[128] = "", how[160];
 	struct taskscan *proc, *iter;
-	struct taskiter *it;
+	struct taskiter *it, *own;
 	int reads = 5, c;
 
 	while ((c = getopt(argc, argv, "r:")) != -1) {
@@ -53,11 +53,15 @@ main(int argc, char **argv)
 		}
 		reads = atoi(optarg);
 	}
+	/* Both iterators load (a fork each) before the scans start their
+	 * worker threads, as live.c does: a lock a thread held at a fork
+	 * stays held in the child. A raw one of our own is read alone below. */
+	it = taskiter_open(why, sizeof(why));
+	own = it ? taskiter_open(own_why, sizeof(own_why)) : NULL;
 	if (!(proc = taskscan_new("/proc")) || !(iter = taskscan_new("/proc"))) {
 		fprintf(stderr, "taskiter-live: out of memory\n");
 		return 1;
 	}
-	it = taskiter_open(why, sizeof(why));
 	taskscan_set_iter(iter, it, why);
 	taskscan_how(iter, how, sizeof(how));
 	printf("how=%s\n", how);
@@ -66,13 +70,11 @@ main(int argc, char **argv)
 		print_scan("iter", iter);
 	print_scan("proc1", proc);
 	if (it) {
-		/* A raw iterator of our own: its reads alone, after open. */
-		struct taskiter *own = taskiter_open(why, sizeof(why));
 		long before;
 		int bad = 0;
 
 		if (!own) {
-			fprintf(stderr, "taskiter-live: second open: %s\n", why);
+			fprintf(stderr, "taskiter-live: second open: %s\n", own_why);
 			return 1;
 		}
 		taskiter_read(own, &raw);

@@ -5,6 +5,10 @@
  * loads and attaches, then hands back descriptors (maps, links) over a
  * socketpair (SCM_RIGHTS) with a fixed-size block of facts, and exits;
  * the descriptors keep the maps alive and the programs attached.
+ * Call it before the process starts threads: the child has only the
+ * forking thread, and a lock another held (malloc's, under a sanitizer
+ * whose allocator has no fork guard) would stay held there. A child
+ * that does not answer in 30 s is killed and the load fails with why.
  */
 #ifndef PAGETOP_BPF_CHILD_H
 #define PAGETOP_BPF_CHILD_H
