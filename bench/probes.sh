@@ -3,8 +3,10 @@
 # loads: pagetop recording at 1 s with its probes against --no-probes, and
 # the tools that count the same things alone: bcc's drsnoop, compactsnoop
 # and offcputime, and a bpftrace one-liner that keeps pagetop's reclaim
-# and D-sleep histograms. For each: the tool's own CPU (user+sys) per
-# second, the CPU its BPF programs took in the traced tasks per second
+# and D-sleep histograms. For each: the tool's own CPU (user+sys, its
+# children's too) per second in its steady state (after a quarter of the
+# run), its start-up CPU apart (pagetop's BPF loaders, bcc's compiles),
+# the CPU its BPF programs took in the traced tasks per second
 # (kernel.bpf_stats_enabled, turned on for the run and restored), and the
 # load's own rate (stress-ng bogo ops/s) against the load alone.
 #
@@ -103,39 +105,52 @@ run() {
 	compactsnoop) timeout "${secs}s" compactsnoop-bpfcc >/dev/null 2>&1 & tpid=$! ;;
 	offcputime) timeout "${secs}s" offcputime-bpfcc -K "$secs" >/dev/null 2>&1 & tpid=$! ;;
 	esac
-	# The tool's CPU: sampled just before it ends (its children too).
-	# Its programs' time likewise, while they are loaded (every 0.5 s: the
-	# last half second is not counted).
-	c=0 b=0
+	# The tool's CPU (its children too), sampled every 0.1 s until it
+	# ends: its steady state is what it took from the end of the warm-up
+	# (a quarter of the run: pagetop's BPF loaders, bcc's compiles of its
+	# programs) to its last sample, per second; what it took before is
+	# its start-up, apart. Its programs' time likewise, from the warm-up
+	# on, while they are loaded (every 0.5 s).
+	c=0 b=0 cw= bw=0 tw=0 tl=0
+	warm=$(( (secs + 3) / 4 ))
+	t0=$(date +%s.%N)
 	if [ -n "$tpid" ]; then
 		i=0
 		while kill -0 $tpid 2>/dev/null && [ $i -lt $((secs * 10 + 50)) ]; do
 			pids="$tpid $(pgrep -P $tpid | tr '\n' ' ')"
 			c3=0
 			for k in $pids; do c2=$(cpu_ticks $k); c3=$((c3 + ${c2:-0})); done
-			[ $c3 -gt $c ] && c=$c3
+			now=$(date +%s.%N)
+			if [ $c3 -gt $c ] || [ -z "$cw" ]; then c=$c3; tl=$now; fi
 			if [ $((i % 5)) = 0 ]; then
 				b2=$(bpf_ns); [ "${b2:-0}" -gt $b ] && b=$b2
+			fi
+			if [ -z "$cw" ] && awk -v a="$now" -v z="$t0" -v w="$warm" 'BEGIN { exit !(a - z >= w) }'; then
+				cw=$c bw=$b tw=$now
 			fi
 			sleep 0.1; i=$((i + 1))
 		done
 		wait $tpid 2>/dev/null
 	fi
+	cw=${cw:-$c}
 	wait $load_pid 2>/dev/null
 	ops=$(load_ops "$ld")
 	ops=${ops:-0}
-	awk -v c="$c" -v hz="$hz" -v s="$secs" -v b="$b" -v o="$ops" \
-		'BEGIN { printf "%.2f %.2f %s\n", c * 1000 / hz / s, b / 1e6 / s, o }'
+	# cpu ms/s and bpf ms/s of the steady state, ops/s, start-up cpu ms
+	awk -v c="$c" -v cw="$cw" -v tw="$tw" -v tl="$tl" -v hz="$hz" -v b="$b" -v bw="$bw" -v o="$ops" \
+		'BEGIN { d = tl - tw; if (d <= 0) d = 1
+		printf "%.2f %.2f %s %.0f\n", (c - cw) * 1000 / hz / d, (b - bw) / 1e6 / d, o, cw * 1000 / hz }'
 }
 
-printf '%-14s %-8s %12s %12s %14s\n' tool load "CPU ms/s" "BPF ms/s" "load ops/s"
+printf '%-14s %-8s %12s %12s %14s %12s\n' tool load "CPU ms/s" "BPF ms/s" "load ops/s" "start-up ms"
 for ld in switch memcg compile; do
 	for tool in none probes_off probes_on bpftrace drsnoop compactsnoop offcputime; do
 		set -- $(run $tool $ld)
-		printf '%-14s %-8s %12s %12s %14s\n' $tool $ld "$1" "$2" "$3"
+		printf '%-14s %-8s %12s %12s %14s %12s\n' $tool $ld "$1" "$2" "$3" "$4"
 		result probes.$ld.$tool.cpu "$1"
 		result probes.$ld.$tool.bpf "$2"
 		result probes.$ld.$tool.ops "$3"
+		result probes.$ld.$tool.startup "$4"
 		eval "cpu_${tool}_$ld=$1 bpf_${tool}_$ld=$2 ops_${tool}_$ld=$3"
 		sleep 1
 	done
