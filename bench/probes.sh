@@ -89,10 +89,12 @@ run() {
 	tool=$1 ld=$2
 	bpf_ids
 	load_start "$ld"
+	# A recording is never overwritten: a file of its own each run.
+	rm -f $work/r.ptrec
 	case $tool in
 	none) tpid= ;;
-	probes_off) $PT record --no-probes -d 1 --duration "${secs}s" -o $work/r.ptrec 2>/dev/null & tpid=$! ;;
-	probes_on) $PT record -d 1 --duration "${secs}s" -o $work/r.ptrec 2>/dev/null & tpid=$! ;;
+	probes_off) $PT record --no-probes -d 1 --duration "${secs}s" -o $work/r.ptrec 2>$work/r.err & tpid=$! ;;
+	probes_on) $PT record -d 1 --duration "${secs}s" -o $work/r.ptrec 2>$work/r.err & tpid=$! ;;
 	bpftrace)
 		# pagetop's reclaim latency and D-sleep counting, as a one-liner.
 		timeout "${secs}s" bpftrace -e '
@@ -133,6 +135,9 @@ run() {
 		wait $tpid 2>/dev/null
 	fi
 	cw=${cw:-$c}
+	case $tool in probes_*)
+		[ -s $work/r.ptrec ] || echo "bench/probes.sh: $tool under $ld recorded nothing: $(tail -1 $work/r.err)" >&2 ;;
+	esac
 	wait $load_pid 2>/dev/null
 	ops=$(load_ops "$ld")
 	ops=${ops:-0}
