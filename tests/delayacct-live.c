@@ -78,7 +78,7 @@ main(int argc, char **argv)
 	char states[512] = "", comm[TEXT_ESCAPED_SIZE(DELAYS_COMM_LEN)] = "";
 	uint64_t total[DELAY_KIND_COUNT] = { 0 }, w_delay = 0, w_stat = 0;
 	unsigned long asked = 0, answered = 0, first_seen = 0;
-	int watch = 0, ticks = 6, w_ran = 0, w_top = 0, k, c, i;
+	int watch = 0, ticks = 6, w_ran = 0, w_capped = 0, w_top = 0, k, c, i;
 	long long prev_stat = -1, cur_stat;
 	double interval = 0.25;
 #ifdef COUNT_ALLOCS
@@ -131,6 +131,9 @@ main(int argc, char **argv)
 		for (ran = false, j = 0; j < n; j++)
 			ran |= tids[j] == watch;
 		w_ran += ran;
+		/* More ran than a tick keeps (the first tick on a box of more
+		 * than TASKSCAN_RAN_MAX tasks): the rest wait their turn. */
+		w_capped += !ran && taskscan_ran_seen(ts) > n;
 		if (getenv("DELAYACCT_DEBUG") != NULL)
 			fprintf(stderr, "tick %d: ran %d, asked %u, first %u, "
 			    "top %d, stat %lld\n", k, ran, dl.asked,
@@ -167,9 +170,9 @@ main(int argc, char **argv)
 	printf("allocs=-1\n");
 #endif
 	if (watch > 0)
-		printf("watch_ran=%d\nwatch_top=%d\nwatch_comm=%s\n"
+		printf("watch_ran=%d\nwatch_capped=%d\nwatch_top=%d\nwatch_comm=%s\n"
 		    "watch_delay_blkio_ns=%llu\nwatch_stat_blkio_ns=%llu\n",
-		    w_ran, w_top, comm, (unsigned long long)w_delay,
+		    w_ran, w_capped, w_top, comm, (unsigned long long)w_delay,
 		    (unsigned long long)w_stat);
 	delayacct_close(d);
 	taskscan_free(ts);
