@@ -144,10 +144,7 @@ cmd_record_exec(int argc, char **argv)
 		}
 		if (duration > 0 && s->mono - start + f->interval_now > duration + 1e-6)
 			break;
-		/* The interval in force: a burst's while a PSI trigger fires. */
-		next += f->interval_now;
-		if (next < clock_mono() - f->interval_now)
-			next = clock_mono();	/* stalled: no catching up */
+		next = feed_next_due(f, next, s->mono);
 		/* Wait for the next tick, taking marks as they come; a trigger
 		 * that fires starts a burst at once. */
 		while (!quit_asked()) {

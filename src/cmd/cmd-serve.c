@@ -135,9 +135,7 @@ cmd_serve_exec(int argc, char **argv)
 			serve_tick(f, m, &in);
 			serve_set(sv, m, &in);
 			ticks++;
-			next += f->interval_now;
-			if (next < clock_mono())
-				next = clock_mono() + f->interval_now;	/* stalled: no catching up */
+			next = feed_next_due(f, next, f->tick.s->mono);
 			continue;
 		}
 		nfd = feed_pollfds(f, pfd, FEED_POLL_MAX);

@@ -437,11 +437,8 @@ dashboard_tick(struct dashboard *d, double t)
 	if (t < d->next_tick)
 		return false;
 	dashboard_sample(d);
-	/* After a stall, start the beat afresh rather than catch up. The
-	 * interval in force is a burst's while a PSI trigger fires. */
-	d->next_tick += d->f->interval_now;
-	if (d->next_tick < t)
-		d->next_tick = t + d->f->interval_now;
+	/* This clock, not the sample's: a replay's samples keep theirs. */
+	d->next_tick = feed_next_due(d->f, d->next_tick, clock_mono());
 	return true;
 }
 
