@@ -178,7 +178,7 @@ add_zones(struct report *rep, const struct sample *s)
 	for (int i = 0; i < b->n_zones; i++) {
 		const struct buddyinfo_zone *bz = &b->zones[i];
 		struct zone_acc *z = i < rep->n_zones ? &rep->zones[i] : NULL;
-		int pb = report_pageblock_order(rep, b->n_orders), unus[3];
+		int pb = report_pageblock_order(rep, b->n_orders), unus[3], high;
 		struct frag f;
 
 		/* Rows keep their place unless memory was plugged in or out. */
@@ -189,10 +189,17 @@ add_zones(struct report *rep, const struct sample *s)
 				    strcmp(rep->zones[k].name, bz->zone) == 0)
 					z = &rep->zones[k];
 		}
-		frag_compute(bz->free, b->n_orders, &f);
-		unus[0] = b->n_orders > 2 ? f.unusable[2] : 1000;
-		unus[1] = b->n_orders > 3 ? f.unusable[3] : 1000;
-		unus[2] = f.unusable[pb];
+		if (z && z->last_n_orders == b->n_orders &&
+		    memcmp(z->last_free, bz->free, (size_t)b->n_orders * sizeof(bz->free[0])) == 0) {
+			high = z->last_high;
+			memcpy(unus, z->last_unusable, sizeof(unus));
+		} else {
+			frag_compute(bz->free, b->n_orders, &f);
+			high = f.highest_free_order;
+			unus[0] = b->n_orders > 2 ? f.unusable[2] : 1000;
+			unus[1] = b->n_orders > 3 ? f.unusable[3] : 1000;
+			unus[2] = f.unusable[pb];
+		}
 		if (!z) {
 			if (rep->n_zones == MAX_ZONES)
 				continue;
@@ -201,14 +208,18 @@ add_zones(struct report *rep, const struct sample *s)
 			snprintf(z->name, sizeof(z->name), "%s", bz->zone);
 			keep_row(&z->start, bz, b->n_orders, s->wall);
 			keep_row(&z->worst, bz, b->n_orders, s->wall);
-			z->worst_high = f.highest_free_order;
+			z->worst_high = high;
 			memcpy(z->worst_unusable, unus, sizeof(unus));
-		} else if (frag_worse(f.highest_free_order, unus, z->worst_high, z->worst_unusable)) {
+		} else if (frag_worse(high, unus, z->worst_high, z->worst_unusable)) {
 			keep_row(&z->worst, bz, b->n_orders, s->wall);
-			z->worst_high = f.highest_free_order;
+			z->worst_high = high;
 			memcpy(z->worst_unusable, unus, sizeof(unus));
 		}
 		keep_row(&z->end, bz, b->n_orders, s->wall);
+		z->last_n_orders = b->n_orders;
+		memcpy(z->last_free, bz->free, (size_t)b->n_orders * sizeof(bz->free[0]));
+		z->last_high = high;
+		memcpy(z->last_unusable, unus, sizeof(unus));
 	}
 }
 

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "ptrec/codec.h"
+#include "util/wire.h"
 
 /* The field ids; tests/format-ids.sh checks them against the man page. */
 enum codec_field {
@@ -80,9 +81,23 @@ struct rbuf {
 	bool bad;		/* read past the end, or a malformed varint */
 };
 
+#include "ptrec/codec-predict.h"
+
+/* What a stream keeps (codec.h): the rules of the last sample's vmstat
+ * and meminfo delta chunks, each valid (ok) for that sample's names and
+ * for the chunks that were deltas with it (zones, with_v). */
+struct codec_stream {
+	const struct sample *last;	/* decoded last, NULL */
+	bool vp_ok, vp_zones;
+	bool mp_ok, mp_with_v;
+	struct predict vp, mp;
+};
+
 /* What a field decoder needs. */
 struct dec {
 	const struct sample *prev;	/* NULL in a keyframe */
+	struct codec_stream *cs;	/* NULL: none */
+	bool prev_last;			/* prev is cs->last */
 	struct sample *s;
 	struct parse_error *err;
 	struct codec_stats *st;
@@ -172,8 +187,7 @@ void codec_num_s(struct nums *nw, int64_t v, int64_t base);
 size_t codec_field_begin(struct wbuf *w, enum codec_field id);
 void codec_field_end(struct wbuf *w, size_t start);
 
-uint64_t codec_get_u(struct rbuf *r);
-int64_t codec_get_s(struct rbuf *r);
+uint64_t codec_get_u_long(struct rbuf *r);
 int64_t codec_get_d(struct rbuf *r, bool delta, int64_t base);
 uint32_t codec_get_n32(struct rbuf *r, bool delta, uint32_t base);
 bool codec_get_max(struct rbuf *r, uint64_t max, uint64_t *out);
@@ -188,11 +202,45 @@ bool codec_get_bool(struct rbuf *r, bool *out);
 bool codec_get_flags(struct rbuf *r, bool *delta);
 void codec_numr_begin(struct numr *nr, struct dec *d, struct rbuf *r,
     bool delta, uint64_t left);
-uint64_t codec_numr_u(struct numr *nr, uint64_t base);
+uint64_t codec_numr_diff(struct numr *nr);
 int64_t codec_numr_s(struct numr *nr, int64_t base);
 uint32_t codec_numr_u32(struct numr *nr, uint32_t base);
+/* The next n numbers of a delta chunk, added to the uint64_t each stride
+ * bytes from dst, which hold the previous sample's values: a delta's
+ * numbers are mostly runs of unchanged ones, skipped here at once. */
+void codec_numr_add(struct numr *nr, void *dst, size_t stride, size_t n);
 int codec_field_done(struct rbuf *r, struct parse_error *err,
     const char *what);
+
+/* Most numbers are one byte: those without a call. */
+static inline uint64_t
+codec_get_u(struct rbuf *r)
+{
+	if (!r->bad && r->off < r->len && r->p[r->off] < 0x80)
+		return r->p[r->off++];
+	return codec_get_u_long(r);
+}
+
+static inline int64_t
+codec_get_s(struct rbuf *r)
+{
+	return unzigzag(codec_get_u(r));
+}
+
+/* A number of a chunk: whole, or base and its difference; inside a run
+ * of unchanged numbers, base. */
+static inline uint64_t
+codec_numr_u(struct numr *nr, uint64_t base)
+{
+	if (!nr->delta)
+		return codec_get_u(nr->r);
+	if (nr->zeros > 0 && nr->left > 0) {
+		nr->zeros--;
+		nr->left--;
+		return base;
+	}
+	return base + codec_numr_diff(nr);
+}
 
 /* codec-shape.c: the counts a sample may hold, same shapes, and the flags
  * of a chunk with the previous chunk a delta one needs. */

@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Puts where the field that failed starts in front of its message. */
@@ -538,9 +539,10 @@ dec_finish(struct dec *d)
 	return 0;
 }
 
-int
-codec_decode(const uint8_t *buf, size_t len, const struct sample *prev,
-    struct sample *s, struct codec_stats *st, struct parse_error *err)
+static int
+decode(struct codec_stream *cs, const uint8_t *buf, size_t len,
+    const struct sample *prev, struct sample *s, struct codec_stats *st,
+    struct parse_error *err)
 {
 	struct rbuf r = { buf, len, 0, false };
 	struct rbuf f = { NULL, 0, 0, false };
@@ -548,9 +550,13 @@ codec_decode(const uint8_t *buf, size_t len, const struct sample *prev,
 	uint64_t id, flags;
 	unsigned seen_status = 0;
 	bool time = false, page_size = false;
+	bool prev_last = cs != NULL && prev != NULL && prev == cs->last;
 	size_t at;
 	int i;
 
+	/* s is written from here on: whatever fails, it is no base. */
+	if (cs != NULL)
+		cs->last = NULL;
 	if (err != NULL)
 		memset(err, 0, sizeof(*err));
 	if (prev == s)
@@ -572,6 +578,8 @@ codec_decode(const uint8_t *buf, size_t len, const struct sample *prev,
 
 	memset(&d, 0, sizeof(d));
 	d.prev = prev;
+	d.cs = cs;
+	d.prev_last = prev_last && prev != NULL;
 	d.s = s;
 	d.err = err;
 	d.st = st;
@@ -615,5 +623,42 @@ codec_decode(const uint8_t *buf, size_t len, const struct sample *prev,
 	if (d.diffs.bad || d.diffs.off != d.diffs.len)
 		return codec_fail(err, "differences: %s", d.diffs.bad ?
 		    "cut short or malformed" : "bytes left over");
-	return dec_finish(&d);
+	if (dec_finish(&d) < 0)
+		return -EINVAL;
+	if (cs != NULL) {
+		/* A chunk missing now: the next one is whole. */
+		if (!(d.chunks & SRC_BIT(SRC_VMSTAT)))
+			cs->vp_ok = cs->mp_ok = false;
+		if (!(d.chunks & SRC_BIT(SRC_MEMINFO)))
+			cs->mp_ok = false;
+		cs->last = s;
+	}
+	return 0;
+}
+
+int
+codec_decode(const uint8_t *buf, size_t len, const struct sample *prev,
+    struct sample *s, struct codec_stats *st, struct parse_error *err)
+{
+	return decode(NULL, buf, len, prev, s, st, err);
+}
+
+struct codec_stream *
+codec_stream_new(void)
+{
+	return calloc(1, sizeof(struct codec_stream));
+}
+
+void
+codec_stream_free(struct codec_stream *cs)
+{
+	free(cs);
+}
+
+int
+codec_decode_stream(struct codec_stream *cs, const uint8_t *buf, size_t len,
+    const struct sample *prev, struct sample *s, struct codec_stats *st,
+    struct parse_error *err)
+{
+	return decode(cs, buf, len, prev, s, st, err);
 }

@@ -32,4 +32,20 @@ ssize_t codec_encode(const struct sample *s, const struct sample *prev, uint8_t 
 int codec_decode(const uint8_t *buf, size_t len, const struct sample *prev, struct sample *s,
 		 struct codec_stats *st, struct parse_error *err);
 
+/*
+ * One reader's samples in order, as codec_decode reads them, faster: a
+ * stream keeps what a delta shares with the sample before (the prediction
+ * rules resolved for the counters' names), so that a delta whose prev is
+ * the sample the stream decoded last, unchanged since, does not work it
+ * out again. Any other prev is read as codec_decode reads it. NULL when
+ * out of memory.
+ */
+struct codec_stream;
+
+struct codec_stream *codec_stream_new(void);
+void codec_stream_free(struct codec_stream *cs);
+int codec_decode_stream(struct codec_stream *cs, const uint8_t *buf, size_t len,
+			const struct sample *prev, struct sample *s, struct codec_stats *st,
+			struct parse_error *err);
+
 #endif

@@ -12,8 +12,11 @@
 #include "ptrec/recfile.h"
 #include "model/sample.h"
 
+struct codec_stream;
+
 struct replay {
 	struct rec_reader *r;
+	struct codec_stream *cs;	/* what decoding keeps between samples */
 	struct sample *cur;	/* the last sample decoded */
 	struct sample *prev;	/* the one before it, for the codec's deltas */
 	size_t at;		/* the index of cur; SIZE_MAX when none */
