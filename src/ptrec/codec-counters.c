@@ -144,10 +144,18 @@ codec_dec_vm(struct dec *d, struct rbuf *r)
 		d->cs->vp_ok = d->cs->mp_ok = false;
 	pv = delta ? &d->prev->vm : NULL;
 	if (delta) {
-		/* Names and values: the differences are added to them. */
+		/* Names and values (the values alone onto the same names):
+		 * the differences are added to them. */
 		v->n = pv->n;
-		memcpy(v->e, pv->e, (size_t)v->n * sizeof(v->e[0]));
+		if (d->held_s.vm != 0 && d->held_s.vm == d->held_prev.vm &&
+		    d->held_s.vm_n == v->n)
+			for (i = 0; i < v->n; i++)
+				v->e[i].value = pv->e[i].value;
+		else
+			memcpy(v->e, pv->e, (size_t)v->n * sizeof(v->e[0]));
+		d->vm_gen = d->held_prev.vm;
 	} else {
+		d->vm_gen = codec_names_gen(d);
 		if (!codec_get_int(r, MAX_VMSTAT, &v->n))
 			return codec_fail(d->err,
 			    "vmstat: more than %d counters", MAX_VMSTAT);
@@ -240,10 +248,18 @@ codec_dec_mem(struct dec *d, struct rbuf *r)
 		d->cs->mp_ok = false;
 	pm = delta ? &d->prev->mem : NULL;
 	if (delta) {
-		/* Names, units and values: the differences are added. */
+		/* Names, units and values (the values alone onto the same
+		 * names and units): the differences are added. */
 		m->n = pm->n;
-		memcpy(m->e, pm->e, (size_t)m->n * sizeof(m->e[0]));
+		if (d->held_s.mem != 0 && d->held_s.mem == d->held_prev.mem &&
+		    d->held_s.mem_n == m->n)
+			for (i = 0; i < m->n; i++)
+				m->e[i].value = pm->e[i].value;
+		else
+			memcpy(m->e, pm->e, (size_t)m->n * sizeof(m->e[0]));
+		d->mem_gen = d->held_prev.mem;
 	} else {
+		d->mem_gen = codec_names_gen(d);
 		if (!codec_get_int(r, MAX_MEMINFO, &m->n))
 			return codec_fail(d->err,
 			    "meminfo: more than %d keys", MAX_MEMINFO);

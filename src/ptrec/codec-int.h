@@ -91,6 +91,18 @@ struct codec_stream {
 	bool vp_ok, vp_zones;
 	bool mp_ok, mp_with_v;
 	struct predict vp, mp;
+	/*
+	 * The names each of the last two samples decoded holds in its vmstat
+	 * and meminfo entries, past its counts too (decoding clears only the
+	 * counts): a generation for each whole chunk read, 0 unknown. A delta
+	 * onto a sample that holds its prev's names copies the values alone.
+	 */
+	struct codec_held {
+		const struct sample *s;
+		unsigned vm, mem;	/* generations */
+		int vm_n, mem_n;	/* entries of them */
+	} held[2];
+	unsigned gen;
 };
 
 /* What a field decoder needs. */
@@ -98,6 +110,9 @@ struct dec {
 	const struct sample *prev;	/* NULL in a keyframe */
 	struct codec_stream *cs;	/* NULL: none */
 	bool prev_last;			/* prev is cs->last */
+	struct codec_held held_s;	/* what s held before; zero unknown */
+	struct codec_held held_prev;	/* what prev holds; likewise */
+	unsigned vm_gen, mem_gen;	/* what s holds after */
 	struct sample *s;
 	struct parse_error *err;
 	struct codec_stats *st;
@@ -240,6 +255,17 @@ codec_numr_u(struct numr *nr, uint64_t base)
 		return base;
 	}
 	return base + codec_numr_diff(nr);
+}
+
+/* A stream's next generation of names (never 0); 0 without a stream. */
+static inline unsigned
+codec_names_gen(struct dec *d)
+{
+	if (d->cs == NULL)
+		return 0;
+	if (++d->cs->gen == 0)
+		d->cs->gen = 1;
+	return d->cs->gen;
 }
 
 /* codec-shape.c: the counts a sample may hold, same shapes, and the flags

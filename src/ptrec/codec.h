@@ -35,10 +35,12 @@ int codec_decode(const uint8_t *buf, size_t len, const struct sample *prev, stru
 /*
  * One reader's samples in order, as codec_decode reads them, faster: a
  * stream keeps what a delta shares with the sample before (the prediction
- * rules resolved for the counters' names), so that a delta whose prev is
- * the sample the stream decoded last, unchanged since, does not work it
- * out again. Any other prev is read as codec_decode reads it. NULL when
- * out of memory.
+ * rules resolved for the counters' names, which names the last two
+ * samples it decoded hold), so that a delta whose prev is the sample the
+ * stream decoded last does not work it out again. The samples a stream
+ * decodes must not be written but by it (replay's two, which the tick
+ * only reads). Any other prev is read as codec_decode reads it. NULL
+ * when out of memory.
  */
 struct codec_stream;
 
