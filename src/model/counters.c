@@ -168,9 +168,6 @@ void
 counters_from_vmstat_mapped(const struct vmstat *vm, struct counters_map *m,
 			    struct counters *out)
 {
-	uint64_t old_steal = 0;
-	bool have_old_steal = false;
-
 	if (!counters_map_fits(m, vm)) {
 		m->n = vm->n;
 		m->n_hits = 0;
@@ -184,6 +181,20 @@ counters_from_vmstat_mapped(const struct vmstat *vm, struct counters_map *m,
 				m->hit_counter[m->n_hits++] = (uint8_t)c;
 			}
 		}
+	}
+	counters_from_vmstat_same(vm, m, out);
+}
+
+void
+counters_from_vmstat_same(const struct vmstat *vm, struct counters_map *m,
+			  struct counters *out)
+{
+	uint64_t old_steal = 0;
+	bool have_old_steal = false;
+
+	if (m->n != vm->n) {
+		counters_from_vmstat_mapped(vm, m, out);
+		return;
 	}
 	memset(out, 0, sizeof(*out));
 	for (int k = 0; k < m->n_hits; k++)

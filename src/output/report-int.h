@@ -173,6 +173,7 @@ struct report {
 	bool have_last;
 
 	struct counters_map map;
+	const struct sample *map_from;	/* the sample map was last used on */
 	struct counters ctr;	/* of the last sample with vmstat */
 	bool have_ctr;
 	double ctr_mono;

@@ -66,15 +66,24 @@ report_free(struct report *rep)
  * makes them: an interval without time, or whose counter reset, counts
  * for nothing. */
 static void
-add_counters(struct report *rep, const struct sample *s)
+add_counters(struct report *rep, const struct sample *prev, const struct sample *s)
 {
+	const struct tick *t = &rep->f->tick;
 	struct counters c;
 	struct derived d;
 
 	rep->prev_for_events = rep->ctr;
-	if (!sample_has(s, SRC_VMSTAT))
+	if (!sample_has(s, SRC_VMSTAT)) {
+		rep->map_from = NULL;
 		return;
-	counters_from_vmstat_mapped(&s->vm, &rep->map, &c);
+	}
+	/* The names of the sample the map was last used on: no compare. */
+	if (prev && prev == rep->map_from && t->s == s && t->prev == prev &&
+	    (t->same_shape & SRC_BIT(SRC_VMSTAT)))
+		counters_from_vmstat_same(&s->vm, &rep->map, &c);
+	else
+		counters_from_vmstat_mapped(&s->vm, &rep->map, &c);
+	rep->map_from = s;
 	derive_pair(rep->have_ctr ? &rep->ctr : NULL, rep->ctr_mono, &c, s->mono, &d);
 	for (int k = 0; k < CTR_COUNT; k++) {
 		struct counter_acc *a = &rep->acc[k];
@@ -501,7 +510,7 @@ report_add(struct report *rep, const struct sample *prev, const struct sample *c
 	rep->last = cur->wall;
 	rep->have_last = true;
 
-	add_counters(rep, cur);
+	add_counters(rep, prev, cur);
 	add_psi(rep, cur);
 	add_zones(rep, cur);
 	add_tasks(rep, cur);

@@ -117,6 +117,7 @@ struct dec {
 	struct parse_error *err;
 	struct codec_stats *st;
 	unsigned chunks;		/* bit per enum source: chunk seen */
+	unsigned delta_chunks;		/* of those, read as deltas */
 	bool sensors;			/* SENSORS seen */
 	bool blocked_why;		/* BLOCKED_WHY seen */
 	/* Bit i: blocked task i's stack was not kept (its bytes did not

@@ -675,6 +675,8 @@ decode(struct codec_stream *cs, const uint8_t *buf, size_t len,
 		    "cut short or malformed" : "bytes left over");
 	if (dec_finish(&d) < 0)
 		return -EINVAL;
+	if (st != NULL)
+		st->delta_chunks = d.delta_chunks;
 	if (cs != NULL) {
 		/* A chunk missing now: the next one is whole. */
 		if (!(d.chunks & SRC_BIT(SRC_VMSTAT)))

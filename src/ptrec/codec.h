@@ -19,6 +19,9 @@
 
 struct codec_stats {
 	int unknown_fields;	/* skipped: written by a newer pagetop */
+	/* Bit per source (SRC_BIT) whose chunk was a delta of prev's: of
+	 * its shape, with its names. Set when the decoding succeeds. */
+	unsigned delta_chunks;
 };
 
 /* The bytes of s into buf, as a delta against prev (NULL: whole).

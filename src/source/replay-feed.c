@@ -45,6 +45,7 @@ replay_feed_walk(struct feed *f, size_t lo, size_t hi)
 		if (replay_seek(rp, j) < 0)
 			continue;
 		f->tick.s = rp->cur;
+		f->tick.same_shape = 0;
 		tick_update(&f->tick);
 	}
 }
@@ -90,6 +91,7 @@ replay_feed_load(struct feed *f, size_t i, bool jump)
 	/* The codec's previous sample is i - 1 when i was not a keyframe
 	 * reached afresh. */
 	f->tick.prev = i > 0 && (in_order || rec_reader_keyframe(rp->r, i) < i) ? rp->prev : NULL;
+	f->tick.same_shape = f->tick.prev ? rp->delta_chunks : 0;
 	tick_update(&f->tick);
 	f->at = i;
 	/* A sample that came sooner than the recording's interval: a burst. */

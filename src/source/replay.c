@@ -66,6 +66,7 @@ replay_next(struct replay *rp, size_t i)
 		rp->at = SIZE_MAX;
 		return r;
 	}
+	rp->delta_chunks = 0;
 	/* The previous sample becomes the base of the delta. */
 	t = rp->prev;
 	rp->prev = rp->cur;
@@ -76,6 +77,7 @@ replay_next(struct replay *rp, size_t i)
 		return -EINVAL;
 	}
 	rp->unknown_fields += st.unknown_fields;
+	rp->delta_chunks = st.delta_chunks;
 	rp->at = i;
 	return 0;
 }

@@ -21,6 +21,7 @@ struct replay {
 	struct sample *prev;	/* the one before it, for the codec's deltas */
 	size_t at;		/* the index of cur; SIZE_MAX when none */
 	int unknown_fields;	/* written by a newer pagetop, skipped */
+	unsigned delta_chunks;	/* of cur: its codec_stats' */
 	char error[300];	/* the last decoding error, "" if none */
 };
 
