@@ -134,7 +134,7 @@ codec_dec_vm(struct dec *d, struct rbuf *r)
 	struct numr nr;
 	struct predict_src ps;
 	const struct predict *pr;
-	bool delta;
+	bool delta, same_names = false;
 	int i;
 
 	if (codec_dec_flags(d, r, SRC_VMSTAT, "vmstat", &delta) < 0)
@@ -147,8 +147,9 @@ codec_dec_vm(struct dec *d, struct rbuf *r)
 		/* Names and values (the values alone onto the same names):
 		 * the differences are added to them. */
 		v->n = pv->n;
-		if (d->held_s.vm != 0 && d->held_s.vm == d->held_prev.vm &&
-		    d->held_s.vm_n == v->n)
+		same_names = d->held_s.vm != 0 &&
+		    d->held_s.vm == d->held_prev.vm && d->held_s.vm_n == v->n;
+		if (same_names)
 			for (i = 0; i < v->n; i++)
 				v->e[i].value = pv->e[i].value;
 		else
@@ -187,9 +188,7 @@ codec_dec_vm(struct dec *d, struct rbuf *r)
 			ps.pz = &d->prev->zi;
 		}
 		pr = dec_vm_rules(d, v, &ps);
-		for (i = 0; i < pr->n; i++)
-			v->e[pr->r[i].target].value +=
-			    predict_change(pr, i, &ps);
+		predict_apply(pr, &ps, &v->e[0].value, sizeof(v->e[0]));
 	}
 	d->vm_delta = delta;
 	return codec_field_done(r, d->err, "vmstat");
@@ -239,7 +238,7 @@ codec_dec_mem(struct dec *d, struct rbuf *r)
 	struct names_pos np = { codec_meminfo_names, codec_meminfo_nnames, -1 };
 	struct numr nr;
 	const struct predict *pr;
-	bool delta;
+	bool delta, same_names = false;
 	int i;
 
 	if (codec_dec_flags(d, r, SRC_MEMINFO, "meminfo", &delta) < 0)
@@ -251,8 +250,10 @@ codec_dec_mem(struct dec *d, struct rbuf *r)
 		/* Names, units and values (the values alone onto the same
 		 * names and units): the differences are added. */
 		m->n = pm->n;
-		if (d->held_s.mem != 0 && d->held_s.mem == d->held_prev.mem &&
-		    d->held_s.mem_n == m->n)
+		same_names = d->held_s.mem != 0 &&
+		    d->held_s.mem == d->held_prev.mem &&
+		    d->held_s.mem_n == m->n;
+		if (same_names)
 			for (i = 0; i < m->n; i++)
 				m->e[i].value = pm->e[i].value;
 		else
@@ -291,9 +292,7 @@ codec_dec_mem(struct dec *d, struct rbuf *r)
 		ps.pm = pm;
 		ps.page_kb = codec_page_kb(d->s->page_size);
 		pr = dec_mem_rules(d, m, &ps);
-		for (i = 0; i < pr->n; i++)
-			m->e[pr->r[i].target].value +=
-			    predict_change(pr, i, &ps);
+		predict_apply(pr, &ps, &m->e[0].value, sizeof(m->e[0]));
 	}
 	return codec_field_done(r, d->err, "meminfo");
 }

@@ -356,6 +356,46 @@ zone_name_same(const char *a, const char *b)
 	return true;
 }
 
+void
+predict_apply(const struct predict *p, const struct predict_src *src,
+	      uint64_t *first, size_t stride)
+{
+	const struct predict_rule *r;
+	const struct predict_term *t;
+	uint64_t sum, d, zf = 0;
+	bool have_zf = false;
+	int i, k;
+
+	for (i = 0; i < p->n; i++) {
+		r = &p->r[i];
+		sum = 0;
+		for (k = 0; k < r->n; k++) {
+			t = &r->t[k];
+			switch (t->src) {
+			case 'z':
+				if (!have_zf) {
+					zf = zones_free(src->z, src->pz);
+					have_zf = true;
+				}
+				d = zf;
+				break;
+			case 'm':
+				d = src->m->e[t->at].value - src->pm->e[t->at].value;
+				break;
+			case 'p':
+				d = (src->v->e[t->at].value - src->pv->e[t->at].value) *
+				    src->page_kb;
+				break;
+			default:
+				d = src->v->e[t->at].value - src->pv->e[t->at].value;
+				break;
+			}
+			sum += d * (uint64_t)(int64_t)t->coef;
+		}
+		*(uint64_t *)(void *)((char *)first + (size_t)r->target * stride) += sum;
+	}
+}
+
 uint64_t
 predict_zone_free(const struct zoneinfo_zone *z, const struct buddyinfo *b,
 		  const struct buddyinfo *pb)

@@ -65,6 +65,12 @@ const struct predict *predict_meminfo(const struct meminfo *m,
 uint64_t predict_change(const struct predict *p, int i,
 			const struct predict_src *src);
 
+/* Each rule's change added to its target, in order, as a decoder does:
+ * the target of a rule is the value at first + target * stride bytes
+ * (in src->v or src->m, whose values the terms read). */
+void predict_apply(const struct predict *p, const struct predict_src *src,
+		   uint64_t *first, size_t stride);
+
 /* The change of zone z's free pages buddyinfo predicts: the pages in its
  * free blocks (b, pb: this sample's buddyinfo and the previous one's, of
  * the same shape). 0 for a zone buddyinfo does not list. */

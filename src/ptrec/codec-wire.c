@@ -250,29 +250,45 @@ codec_field_end(struct wbuf *w, size_t start)
  * field at its end.
  */
 
+/* The number at p before end as varint_get_bounded reads it (its length,
+ * 0 if there is none), those of up to three bytes with no loop. */
+static inline size_t
+wire_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
+{
+	uint64_t x;
+
+	if (end - p >= 3) {
+		if (p[0] < 0x80) {
+			*v = p[0];
+			return 1;
+		}
+		x = (uint64_t)(p[0] & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7;
+		if (p[1] < 0x80) {
+			*v = x;
+			return 2;
+		}
+		if (p[2] < 0x80) {
+			*v = x | (uint64_t)p[2] << 14;
+			return 3;
+		}
+	}
+	return varint_get_bounded(p, end, v);
+}
+
 /* Any number; codec_get_u (codec-int.h) reads those of one byte. */
 uint64_t
 codec_get_u_long(struct rbuf *r)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
-	uint8_t b;
+	uint64_t v;
+	size_t k;
 
-	for (;;) {
-		if (r->bad || r->off >= r->len) {
-			r->bad = true;
-			return 0;
-		}
-		b = r->p[r->off++];
-		if (shift == 63 && b > 1) {
-			r->bad = true;	/* more than 64 bits */
-			return 0;
-		}
-		v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return v;
-		shift += 7;
+	if (r->bad || r->off >= r->len ||
+	    (k = wire_varint(r->p + r->off, r->p + r->len, &v)) == 0) {
+		r->bad = true;	/* cut short, or more than 64 bits */
+		return 0;
 	}
+	r->off += k;
+	return v;
 }
 
 static uint64_t
@@ -386,7 +402,7 @@ add_get_u(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 		*v = *(*pp)++;
 		return true;
 	}
-	if ((k = varint_get_bounded(*pp, end, v)) == 0)
+	if ((k = wire_varint(*pp, end, v)) == 0)
 		return false;
 	*pp += k;
 	return true;
