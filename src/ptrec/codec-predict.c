@@ -362,37 +362,38 @@ predict_apply(const struct predict *p, const struct predict_src *src,
 {
 	const struct predict_rule *r;
 	const struct predict_term *t;
-	uint64_t sum, d, zf = 0;
-	bool have_zf = false;
-	int i, k;
+	/* Each term's source as an array of values: 'v' and 'p' vmstat's,
+	 * 'm' meminfo's, 'z' the zones' sum, once (no branch a term). */
+	const char *now[3], *then[3];
+	size_t step[3];
+	uint64_t zf_now = 0, zf_then = 0, sum, a, b, mult;
+	int i, k, s;
 
+	now[0] = src->v != NULL ? (const char *)&src->v->e[0].value : NULL;
+	then[0] = src->pv != NULL ? (const char *)&src->pv->e[0].value : NULL;
+	step[0] = sizeof(src->v->e[0]);
+	now[1] = src->m != NULL ? (const char *)&src->m->e[0].value : NULL;
+	then[1] = src->pm != NULL ? (const char *)&src->pm->e[0].value : NULL;
+	step[1] = sizeof(src->m->e[0]);
+	if (src->z != NULL && src->pz != NULL)
+		zf_now = zones_free(src->z, src->pz);
+	now[2] = (const char *)&zf_now;
+	then[2] = (const char *)&zf_then;
+	step[2] = 0;
 	for (i = 0; i < p->n; i++) {
 		r = &p->r[i];
 		sum = 0;
 		for (k = 0; k < r->n; k++) {
 			t = &r->t[k];
-			switch (t->src) {
-			case 'z':
-				if (!have_zf) {
-					zf = zones_free(src->z, src->pz);
-					have_zf = true;
-				}
-				d = zf;
-				break;
-			case 'm':
-				d = src->m->e[t->at].value - src->pm->e[t->at].value;
-				break;
-			case 'p':
-				d = (src->v->e[t->at].value - src->pv->e[t->at].value) *
-				    src->page_kb;
-				break;
-			default:
-				d = src->v->e[t->at].value - src->pv->e[t->at].value;
-				break;
-			}
-			sum += d * (uint64_t)(int64_t)t->coef;
+			s = t->src == 'm' ? 1 : t->src == 'z' ? 2 : 0;
+			mult = t->src == 'p' ? src->page_kb : 1;
+			memcpy(&a, now[s] + (size_t)t->at * step[s], sizeof(a));
+			memcpy(&b, then[s] + (size_t)t->at * step[s], sizeof(b));
+			sum += (a - b) * mult * (uint64_t)(int64_t)t->coef;
 		}
-		*(uint64_t *)(void *)((char *)first + (size_t)r->target * stride) += sum;
+		memcpy(&a, (char *)first + (size_t)r->target * stride, sizeof(a));
+		a += sum;
+		memcpy((char *)first + (size_t)r->target * stride, &a, sizeof(a));
 	}
 }
 
