@@ -22,9 +22,11 @@
 
 static uint8_t enc_a[CAP], enc_b[CAP];
 
-/* Sample i of r onto cur over prev; false with a message if it fails. */
+/* Sample i of r onto cur over prev (through cs, when not NULL); false with
+ * a message if it fails. */
 static bool
-decode(struct rec_reader *r, size_t i, struct sample *prev, struct sample *cur)
+decode_with(struct codec_stream *cs, struct rec_reader *r, size_t i, struct sample *prev,
+    struct sample *cur)
 {
 	struct parse_error err = { 0, "" };
 	const uint8_t *b;
@@ -35,11 +37,18 @@ decode(struct rec_reader *r, size_t i, struct sample *prev, struct sample *cur)
 		printf("# sample %zu: %s\n", i, rec_reader_error(r));
 		return false;
 	}
-	if (codec_decode(b, len, key ? NULL : prev, cur, NULL, &err) < 0) {
+	if ((cs != NULL ? codec_decode_stream(cs, b, len, key ? NULL : prev, cur, NULL, &err) :
+	    codec_decode(b, len, key ? NULL : prev, cur, NULL, &err)) < 0) {
 		printf("# sample %zu: %s\n", i, err.msg);
 		return false;
 	}
 	return true;
+}
+
+static bool
+decode(struct rec_reader *r, size_t i, struct sample *prev, struct sample *cur)
+{
+	return decode_with(NULL, r, i, prev, cur);
 }
 
 /* The same when written again, as a keyframe and as a delta on prev. */
@@ -58,6 +67,71 @@ same(const struct sample *a, const struct sample *pa, const struct sample *b,
 	na = codec_encode(a, pa, enc_a, CAP);
 	nb = codec_encode(b, pb, enc_b, CAP);
 	return na >= 0 && na == nb && memcmp(enc_a, enc_b, (size_t)na) == 0;
+}
+
+/*
+ * Through a codec stream, as replay reads (ptrec/codec.h): in order, from
+ * keyframes to samples here and there, over three buffers, and with each
+ * prev a copy (not the sample the stream decoded last): every sample as
+ * decoded in order onto zeros.
+ */
+static void
+check_stream(const char *name, struct rec_reader *r)
+{
+	size_t i, j, k = 0, n = rec_reader_count(r), bad = 0, last;
+	uint8_t **want = calloc(n, sizeof(*want));
+	ssize_t *wlen = calloc(n, sizeof(*wlen));
+	struct sample *c[2] = { calloc(1, sizeof(struct sample)), calloc(1, sizeof(struct sample)) };
+	struct sample *d[3] = { malloc(sizeof(struct sample)), malloc(sizeof(struct sample)),
+		malloc(sizeof(struct sample)) };
+	struct codec_stream *cs = codec_stream_new();
+
+	for (i = 0; i < n; i++) {
+		memset(c[i % 2], 0, sizeof(*c[0]));
+		wlen[i] = decode(r, i, c[(i + 1) % 2], c[i % 2]) ?
+		    codec_encode(c[i % 2], NULL, enc_a, CAP) : -1;
+		if (wlen[i] > 0 && (want[i] = malloc((size_t)wlen[i])) != NULL)
+			memcpy(want[i], enc_a, (size_t)wlen[i]);
+	}
+	memset(d[0], 0x3c, sizeof(*d[0]));
+	memset(d[1], 0xc3, sizeof(*d[1]));
+	memset(d[2], 0x77, sizeof(*d[2]));
+	for (int pass = 0; pass < 4; pass++) {
+		size_t step = pass == 1 ? 7 : pass == 2 ? 3 : 1, nbuf = pass == 2 ? 3 : 2;
+
+		last = SIZE_MAX;
+		for (i = 0; i < n; i += step) {
+			size_t from = last != SIZE_MAX && last + 1 == i ? i : rec_reader_keyframe(r, i);
+
+			for (j = from; j <= i; j++, k++) {
+				struct sample *cur = d[k % nbuf], *prev = d[(k + nbuf - 1) % nbuf];
+				ssize_t m;
+
+				if (pass == 3) {
+					/* The same sample at another address. */
+					memcpy(d[2], prev, sizeof(*d[2]));
+					prev = d[2];
+				}
+				m = decode_with(cs, r, j, prev, cur) ? codec_encode(cur, NULL, enc_b, CAP) : -1;
+				if (want[j] == NULL || m != wlen[j] || memcmp(enc_b, want[j], (size_t)m) != 0) {
+					if (bad++ == 0)
+						printf("# %s: pass %d: sample %zu differs\n", name, pass, j);
+				}
+			}
+			last = i;
+		}
+	}
+	tap_ok(n > 0 && bad == 0, "%s: through a codec stream, in order, from keyframes, over "
+	    "three buffers and onto copies, every sample the same (%zu differ)", name, bad);
+	codec_stream_free(cs);
+	for (i = 0; i < n; i++)
+		free(want[i]);
+	free(want);
+	free(wlen);
+	free(c[0]);
+	free(c[1]);
+	for (i = 0; i < 3; i++)
+		free(d[i]);
 }
 
 /* Every sample of path, decoded as replay does (onto the sample before
@@ -93,6 +167,7 @@ check(const char *name, const char *path)
 	}
 	tap_ok(n > 0 && bad == 0, "%s: %zu samples (%zu with blocked tasks) read the same "
 	    "decoded onto old samples as onto zeros (%zu differ)", name, n, tasks, bad);
+	check_stream(name, r);
 	rec_reader_close(r);
 	free(clean);
 	free(cprev);

@@ -69,6 +69,10 @@ void counters_map_init(struct counters_map *m);
  * when vm's names are not those it was built for. */
 void counters_from_vmstat_mapped(const struct vmstat *vm, struct counters_map *m,
 				 struct counters *out);
+/* The same, for vm with the names of the one m was last used for (a
+ * recording's delta, tick.same_shape): no compare of the names. */
+void counters_from_vmstat_same(const struct vmstat *vm, struct counters_map *m,
+			       struct counters *out);
 static inline bool
 counter_valid(const struct counters *c, enum counter i)
 {

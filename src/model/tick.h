@@ -23,6 +23,9 @@
 struct tick {
 	struct sample *s;		/* this tick's sample (the feed's) */
 	const struct sample *prev;	/* the sample before it, when the feed has it */
+	/* Bit per source (SRC_BIT) whose data in s has prev's shape and
+	 * names (a recording's delta chunk); 0 when not known. */
+	unsigned same_shape;
 	/* Each source's status; for a source not read on this tick, that
 	 * of its last read. */
 	struct source_status status[SRC_COUNT];

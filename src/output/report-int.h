@@ -51,6 +51,11 @@ struct zone_acc {
 	struct zone_row start, worst, end;
 	int worst_high;		/* highest free order at the worst moment */
 	int worst_unusable[3];	/* thousandths at orders 2, 3 and the pageblock order */
+	/* The last row's figures: a row that did not move (a DMA zone, most
+	 * seconds) is not worked out again. */
+	int last_n_orders;	/* 0: none yet */
+	uint64_t last_free[MAX_ORDERS];
+	int last_high, last_unusable[3];
 };
 
 /* A task's time in D, followed from sample to sample. */
@@ -168,6 +173,7 @@ struct report {
 	bool have_last;
 
 	struct counters_map map;
+	const struct sample *map_from;	/* the sample map was last used on */
 	struct counters ctr;	/* of the last sample with vmstat */
 	bool have_ctr;
 	double ctr_mono;

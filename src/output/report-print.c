@@ -195,12 +195,13 @@ print_heading(const struct report *rep, FILE *out)
 	 * burst is cut short by the firing, not by the pace). */
 	if (rep->interval > 0) {
 		size_t fast = 0, near = 0;
-		double sum = 0, least = rep->interval;
+		double sum = 0, least = rep->interval, t0, t1 = 0;
 
+		/* Each time asked once a pass: the one before is kept. */
 		for (int pass = 0; pass < 2; pass++)
 			for (size_t i = 1; i < n; i++) {
-				double t0 = feed_time_of(f, i - 1), t1 = feed_time_of(f, i);
-
+				t0 = i == 1 ? feed_time_of(f, 0) : t1;
+				t1 = feed_time_of(f, i);
 				if (!(t0 >= rep->first && t1 <= rep->last &&
 				      t1 - t0 < FEED_BURST_SHARE * rep->interval))
 					continue;

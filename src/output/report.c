@@ -66,15 +66,24 @@ report_free(struct report *rep)
  * makes them: an interval without time, or whose counter reset, counts
  * for nothing. */
 static void
-add_counters(struct report *rep, const struct sample *s)
+add_counters(struct report *rep, const struct sample *prev, const struct sample *s)
 {
+	const struct tick *t = &rep->f->tick;
 	struct counters c;
 	struct derived d;
 
 	rep->prev_for_events = rep->ctr;
-	if (!sample_has(s, SRC_VMSTAT))
+	if (!sample_has(s, SRC_VMSTAT)) {
+		rep->map_from = NULL;
 		return;
-	counters_from_vmstat_mapped(&s->vm, &rep->map, &c);
+	}
+	/* The names of the sample the map was last used on: no compare. */
+	if (prev && prev == rep->map_from && t->s == s && t->prev == prev &&
+	    (t->same_shape & SRC_BIT(SRC_VMSTAT)))
+		counters_from_vmstat_same(&s->vm, &rep->map, &c);
+	else
+		counters_from_vmstat_mapped(&s->vm, &rep->map, &c);
+	rep->map_from = s;
 	derive_pair(rep->have_ctr ? &rep->ctr : NULL, rep->ctr_mono, &c, s->mono, &d);
 	for (int k = 0; k < CTR_COUNT; k++) {
 		struct counter_acc *a = &rep->acc[k];
@@ -178,7 +187,7 @@ add_zones(struct report *rep, const struct sample *s)
 	for (int i = 0; i < b->n_zones; i++) {
 		const struct buddyinfo_zone *bz = &b->zones[i];
 		struct zone_acc *z = i < rep->n_zones ? &rep->zones[i] : NULL;
-		int pb = report_pageblock_order(rep, b->n_orders), unus[3];
+		int pb = report_pageblock_order(rep, b->n_orders), unus[3], high;
 		struct frag f;
 
 		/* Rows keep their place unless memory was plugged in or out. */
@@ -189,10 +198,17 @@ add_zones(struct report *rep, const struct sample *s)
 				    strcmp(rep->zones[k].name, bz->zone) == 0)
 					z = &rep->zones[k];
 		}
-		frag_compute(bz->free, b->n_orders, &f);
-		unus[0] = b->n_orders > 2 ? f.unusable[2] : 1000;
-		unus[1] = b->n_orders > 3 ? f.unusable[3] : 1000;
-		unus[2] = f.unusable[pb];
+		if (z && z->last_n_orders == b->n_orders &&
+		    memcmp(z->last_free, bz->free, (size_t)b->n_orders * sizeof(bz->free[0])) == 0) {
+			high = z->last_high;
+			memcpy(unus, z->last_unusable, sizeof(unus));
+		} else {
+			frag_compute(bz->free, b->n_orders, &f);
+			high = f.highest_free_order;
+			unus[0] = b->n_orders > 2 ? f.unusable[2] : 1000;
+			unus[1] = b->n_orders > 3 ? f.unusable[3] : 1000;
+			unus[2] = f.unusable[pb];
+		}
 		if (!z) {
 			if (rep->n_zones == MAX_ZONES)
 				continue;
@@ -201,14 +217,18 @@ add_zones(struct report *rep, const struct sample *s)
 			snprintf(z->name, sizeof(z->name), "%s", bz->zone);
 			keep_row(&z->start, bz, b->n_orders, s->wall);
 			keep_row(&z->worst, bz, b->n_orders, s->wall);
-			z->worst_high = f.highest_free_order;
+			z->worst_high = high;
 			memcpy(z->worst_unusable, unus, sizeof(unus));
-		} else if (frag_worse(f.highest_free_order, unus, z->worst_high, z->worst_unusable)) {
+		} else if (frag_worse(high, unus, z->worst_high, z->worst_unusable)) {
 			keep_row(&z->worst, bz, b->n_orders, s->wall);
-			z->worst_high = f.highest_free_order;
+			z->worst_high = high;
 			memcpy(z->worst_unusable, unus, sizeof(unus));
 		}
 		keep_row(&z->end, bz, b->n_orders, s->wall);
+		z->last_n_orders = b->n_orders;
+		memcpy(z->last_free, bz->free, (size_t)b->n_orders * sizeof(bz->free[0]));
+		z->last_high = high;
+		memcpy(z->last_unusable, unus, sizeof(unus));
 	}
 }
 
@@ -490,7 +510,7 @@ report_add(struct report *rep, const struct sample *prev, const struct sample *c
 	rep->last = cur->wall;
 	rep->have_last = true;
 
-	add_counters(rep, cur);
+	add_counters(rep, prev, cur);
 	add_psi(rep, cur);
 	add_zones(rep, cur);
 	add_tasks(rep, cur);

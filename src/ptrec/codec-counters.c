@@ -37,6 +37,49 @@ enc_predicted(uint64_t *pred, int n, const struct predict *pr,
 		pred[pr->r[i].target] = predict_change(pr, i, ps);
 }
 
+/*
+ * The rules of a delta chunk: the stream's when they were resolved for the
+ * sample before, whose names a delta has; else resolved (or the thread's
+ * kept ones, after a compare of the names), and the stream keeps them.
+ */
+static const struct predict *
+dec_vm_rules(struct dec *d, const struct vmstat *v,
+    const struct predict_src *ps)
+{
+	struct codec_stream *cs = d->cs;
+	const struct predict *pr;
+
+	if (cs != NULL && d->prev_last && cs->vp_ok &&
+	    cs->vp_zones == (ps->z != NULL))
+		return &cs->vp;
+	pr = predict_vmstat(v, ps);
+	if (cs != NULL) {
+		cs->vp = *pr;
+		cs->vp_ok = true;
+		cs->vp_zones = ps->z != NULL;
+	}
+	return pr;
+}
+
+static const struct predict *
+dec_mem_rules(struct dec *d, const struct meminfo *m,
+    const struct predict_src *ps)
+{
+	struct codec_stream *cs = d->cs;
+	const struct predict *pr;
+
+	if (cs != NULL && d->prev_last && cs->mp_ok &&
+	    cs->mp_with_v == (ps->v != NULL))
+		return &cs->mp;
+	pr = predict_meminfo(m, ps);
+	if (cs != NULL) {
+		cs->mp = *pr;
+		cs->mp_ok = true;
+		cs->mp_with_v = ps->v != NULL;
+	}
+	return pr;
+}
+
 static int
 dec_skipped(struct dec *d, struct numr *nr, int base, int *skipped,
     const char *what)
@@ -59,7 +102,6 @@ codec_enc_vm(struct wbuf *w, const struct vmstat *v, const struct vmstat *pv,
 	bool delta = pv != NULL;
 	struct names_pos np = { codec_vmstat_names, codec_vmstat_nnames, -1 };
 	uint64_t pred[MAX_VMSTAT];
-	struct predict pr;
 	struct nums nw;
 	int i;
 
@@ -73,8 +115,7 @@ codec_enc_vm(struct wbuf *w, const struct vmstat *v, const struct vmstat *pv,
 	if (delta) {
 		ps->v = v;
 		ps->pv = pv;
-		predict_vmstat(&pr, v, ps);
-		enc_predicted(pred, v->n, &pr, ps);
+		enc_predicted(pred, v->n, predict_vmstat(v, ps), ps);
 	}
 	for (codec_nums_begin(&nw, w, delta, diffs); codec_nums_pass(&nw);) {
 		codec_num_s(&nw, v->skipped, delta ? pv->skipped : 0);
@@ -92,21 +133,36 @@ codec_dec_vm(struct dec *d, struct rbuf *r)
 	struct names_pos np = { codec_vmstat_names, codec_vmstat_nnames, -1 };
 	struct numr nr;
 	struct predict_src ps;
-	struct predict pr;
-	bool delta;
+	const struct predict *pr;
+	bool delta, same_names = false;
 	int i;
 
 	if (codec_dec_flags(d, r, SRC_VMSTAT, "vmstat", &delta) < 0)
 		return -EINVAL;
+	/* New names: the stream's rules are for the old ones. */
+	if (!delta && d->cs != NULL)
+		d->cs->vp_ok = d->cs->mp_ok = false;
 	pv = delta ? &d->prev->vm : NULL;
 	if (delta) {
+		/* Names and values (the values alone onto the same names):
+		 * the differences are added to them. */
 		v->n = pv->n;
-		for (i = 0; i < v->n; i++)
-			memcpy(v->e[i].name, pv->e[i].name, VMSTAT_NAME_LEN);
+		same_names = d->held_s.vm != 0 &&
+		    d->held_s.vm == d->held_prev.vm && d->held_s.vm_n == v->n;
+		if (same_names)
+			for (i = 0; i < v->n; i++)
+				v->e[i].value = pv->e[i].value;
+		else
+			memcpy(v->e, pv->e, (size_t)v->n * sizeof(v->e[0]));
+		d->vm_gen = d->held_prev.vm;
 	} else {
+		d->vm_gen = codec_names_gen(d);
 		if (!codec_get_int(r, MAX_VMSTAT, &v->n))
 			return codec_fail(d->err,
 			    "vmstat: more than %d counters", MAX_VMSTAT);
+		/* Zero-padded: names compare as whole arrays, and a delta
+		 * copies them so. */
+		memset(v->e, 0, (size_t)v->n * sizeof(v->e[0]));
 		for (i = 0; i < v->n; i++)
 			if (!(d->v2 ? codec_get_name(r, &np, v->e[i].name,
 			    VMSTAT_NAME_LEN) : codec_get_str(r, v->e[i].name,
@@ -118,8 +174,11 @@ codec_dec_vm(struct dec *d, struct rbuf *r)
 	if (dec_skipped(d, &nr, delta ? pv->skipped : 0, &v->skipped,
 	    "vmstat") < 0)
 		return -EINVAL;
-	for (i = 0; i < v->n; i++)
-		v->e[i].value = codec_numr_u(&nr, delta ? pv->e[i].value : 0);
+	if (delta && v->n > 0)
+		codec_numr_add(&nr, &v->e[0].value, sizeof(v->e[0]),
+		    (size_t)v->n);
+	for (i = 0; !delta && i < v->n; i++)
+		v->e[i].value = codec_numr_u(&nr, 0);
 	if (delta && d->v2) {
 		memset(&ps, 0, sizeof(ps));
 		ps.v = v;
@@ -128,10 +187,8 @@ codec_dec_vm(struct dec *d, struct rbuf *r)
 			ps.z = &d->s->zi;
 			ps.pz = &d->prev->zi;
 		}
-		predict_vmstat(&pr, v, &ps);
-		for (i = 0; i < pr.n; i++)
-			v->e[pr.r[i].target].value +=
-			    predict_change(&pr, i, &ps);
+		pr = dec_vm_rules(d, v, &ps);
+		predict_apply(pr, &ps, &v->e[0].value, sizeof(v->e[0]));
 	}
 	d->vm_delta = delta;
 	return codec_field_done(r, d->err, "vmstat");
@@ -147,7 +204,6 @@ codec_enc_mem(struct wbuf *w, const struct meminfo *m, const struct meminfo *pm,
 	bool delta = pm != NULL;
 	struct names_pos np = { codec_meminfo_names, codec_meminfo_nnames, -1 };
 	uint64_t pred[MAX_MEMINFO];
-	struct predict pr;
 	struct nums nw;
 	int i;
 
@@ -163,8 +219,7 @@ codec_enc_mem(struct wbuf *w, const struct meminfo *m, const struct meminfo *pm,
 	if (delta) {
 		ps->m = m;
 		ps->pm = pm;
-		predict_meminfo(&pr, m, ps);
-		enc_predicted(pred, m->n, &pr, ps);
+		enc_predicted(pred, m->n, predict_meminfo(m, ps), ps);
 	}
 	for (codec_nums_begin(&nw, w, delta, diffs); codec_nums_pass(&nw);) {
 		codec_num_s(&nw, m->skipped, delta ? pm->skipped : 0);
@@ -182,23 +237,34 @@ codec_dec_mem(struct dec *d, struct rbuf *r)
 	struct predict_src ps;
 	struct names_pos np = { codec_meminfo_names, codec_meminfo_nnames, -1 };
 	struct numr nr;
-	struct predict pr;
-	bool delta;
+	const struct predict *pr;
+	bool delta, same_names = false;
 	int i;
 
 	if (codec_dec_flags(d, r, SRC_MEMINFO, "meminfo", &delta) < 0)
 		return -EINVAL;
+	if (!delta && d->cs != NULL)
+		d->cs->mp_ok = false;
 	pm = delta ? &d->prev->mem : NULL;
 	if (delta) {
+		/* Names, units and values (the values alone onto the same
+		 * names and units): the differences are added. */
 		m->n = pm->n;
-		for (i = 0; i < m->n; i++) {
-			memcpy(m->e[i].name, pm->e[i].name, MEMINFO_NAME_LEN);
-			m->e[i].kb = pm->e[i].kb;
-		}
+		same_names = d->held_s.mem != 0 &&
+		    d->held_s.mem == d->held_prev.mem &&
+		    d->held_s.mem_n == m->n;
+		if (same_names)
+			for (i = 0; i < m->n; i++)
+				m->e[i].value = pm->e[i].value;
+		else
+			memcpy(m->e, pm->e, (size_t)m->n * sizeof(m->e[0]));
+		d->mem_gen = d->held_prev.mem;
 	} else {
+		d->mem_gen = codec_names_gen(d);
 		if (!codec_get_int(r, MAX_MEMINFO, &m->n))
 			return codec_fail(d->err,
 			    "meminfo: more than %d keys", MAX_MEMINFO);
+		memset(m->e, 0, (size_t)m->n * sizeof(m->e[0]));
 		for (i = 0; i < m->n; i++)
 			if (!(d->v2 ? codec_get_name(r, &np, m->e[i].name,
 			    MEMINFO_NAME_LEN) : codec_get_str(r, m->e[i].name,
@@ -211,8 +277,11 @@ codec_dec_mem(struct dec *d, struct rbuf *r)
 	if (dec_skipped(d, &nr, delta ? pm->skipped : 0, &m->skipped,
 	    "meminfo") < 0)
 		return -EINVAL;
-	for (i = 0; i < m->n; i++)
-		m->e[i].value = codec_numr_u(&nr, delta ? pm->e[i].value : 0);
+	if (delta && m->n > 0)
+		codec_numr_add(&nr, &m->e[0].value, sizeof(m->e[0]),
+		    (size_t)m->n);
+	for (i = 0; !delta && i < m->n; i++)
+		m->e[i].value = codec_numr_u(&nr, 0);
 	if (delta && d->v2) {
 		memset(&ps, 0, sizeof(ps));
 		if (d->vm_delta) {
@@ -222,10 +291,8 @@ codec_dec_mem(struct dec *d, struct rbuf *r)
 		ps.m = m;
 		ps.pm = pm;
 		ps.page_kb = codec_page_kb(d->s->page_size);
-		predict_meminfo(&pr, m, &ps);
-		for (i = 0; i < pr.n; i++)
-			m->e[pr.r[i].target].value +=
-			    predict_change(&pr, i, &ps);
+		pr = dec_mem_rules(d, m, &ps);
+		predict_apply(pr, &ps, &m->e[0].value, sizeof(m->e[0]));
 	}
 	return codec_field_done(r, d->err, "meminfo");
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "ptrec/codec.h"
+#include "util/wire.h"
 
 /* The field ids; tests/format-ids.sh checks them against the man page. */
 enum codec_field {
@@ -80,13 +81,43 @@ struct rbuf {
 	bool bad;		/* read past the end, or a malformed varint */
 };
 
+#include "ptrec/codec-predict.h"
+
+/* What a stream keeps (codec.h): the rules of the last sample's vmstat
+ * and meminfo delta chunks, each valid (ok) for that sample's names and
+ * for the chunks that were deltas with it (zones, with_v). */
+struct codec_stream {
+	const struct sample *last;	/* decoded last, NULL */
+	bool vp_ok, vp_zones;
+	bool mp_ok, mp_with_v;
+	struct predict vp, mp;
+	/*
+	 * The names each of the last two samples decoded holds in its vmstat
+	 * and meminfo entries, past its counts too (decoding clears only the
+	 * counts): a generation for each whole chunk read, 0 unknown. A delta
+	 * onto a sample that holds its prev's names copies the values alone.
+	 */
+	struct codec_held {
+		const struct sample *s;
+		unsigned vm, mem;	/* generations */
+		int vm_n, mem_n;	/* entries of them */
+	} held[2];
+	unsigned gen;
+};
+
 /* What a field decoder needs. */
 struct dec {
 	const struct sample *prev;	/* NULL in a keyframe */
+	struct codec_stream *cs;	/* NULL: none */
+	bool prev_last;			/* prev is cs->last */
+	struct codec_held held_s;	/* what s held before; zero unknown */
+	struct codec_held held_prev;	/* what prev holds; likewise */
+	unsigned vm_gen, mem_gen;	/* what s holds after */
 	struct sample *s;
 	struct parse_error *err;
 	struct codec_stats *st;
 	unsigned chunks;		/* bit per enum source: chunk seen */
+	unsigned delta_chunks;		/* of those, read as deltas */
 	bool sensors;			/* SENSORS seen */
 	bool blocked_why;		/* BLOCKED_WHY seen */
 	/* Bit i: blocked task i's stack was not kept (its bytes did not
@@ -172,8 +203,7 @@ void codec_num_s(struct nums *nw, int64_t v, int64_t base);
 size_t codec_field_begin(struct wbuf *w, enum codec_field id);
 void codec_field_end(struct wbuf *w, size_t start);
 
-uint64_t codec_get_u(struct rbuf *r);
-int64_t codec_get_s(struct rbuf *r);
+uint64_t codec_get_u_long(struct rbuf *r);
 int64_t codec_get_d(struct rbuf *r, bool delta, int64_t base);
 uint32_t codec_get_n32(struct rbuf *r, bool delta, uint32_t base);
 bool codec_get_max(struct rbuf *r, uint64_t max, uint64_t *out);
@@ -188,11 +218,56 @@ bool codec_get_bool(struct rbuf *r, bool *out);
 bool codec_get_flags(struct rbuf *r, bool *delta);
 void codec_numr_begin(struct numr *nr, struct dec *d, struct rbuf *r,
     bool delta, uint64_t left);
-uint64_t codec_numr_u(struct numr *nr, uint64_t base);
+uint64_t codec_numr_diff(struct numr *nr);
 int64_t codec_numr_s(struct numr *nr, int64_t base);
 uint32_t codec_numr_u32(struct numr *nr, uint32_t base);
+/* The next n numbers of a delta chunk, added to the uint64_t each stride
+ * bytes from dst, which hold the previous sample's values: a delta's
+ * numbers are mostly runs of unchanged ones, skipped here at once. */
+void codec_numr_add(struct numr *nr, void *dst, size_t stride, size_t n);
 int codec_field_done(struct rbuf *r, struct parse_error *err,
     const char *what);
+
+/* Most numbers are one byte: those without a call. */
+static inline uint64_t
+codec_get_u(struct rbuf *r)
+{
+	if (!r->bad && r->off < r->len && r->p[r->off] < 0x80)
+		return r->p[r->off++];
+	return codec_get_u_long(r);
+}
+
+static inline int64_t
+codec_get_s(struct rbuf *r)
+{
+	return unzigzag(codec_get_u(r));
+}
+
+/* A number of a chunk: whole, or base and its difference; inside a run
+ * of unchanged numbers, base. */
+static inline uint64_t
+codec_numr_u(struct numr *nr, uint64_t base)
+{
+	if (!nr->delta)
+		return codec_get_u(nr->r);
+	if (nr->zeros > 0 && nr->left > 0) {
+		nr->zeros--;
+		nr->left--;
+		return base;
+	}
+	return base + codec_numr_diff(nr);
+}
+
+/* A stream's next generation of names (never 0); 0 without a stream. */
+static inline unsigned
+codec_names_gen(struct dec *d)
+{
+	if (d->cs == NULL)
+		return 0;
+	if (++d->cs->gen == 0)
+		d->cs->gen = 1;
+	return d->cs->gen;
+}
 
 /* codec-shape.c: the counts a sample may hold, same shapes, and the flags
  * of a chunk with the previous chunk a delta one needs. */

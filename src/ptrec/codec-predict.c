@@ -264,28 +264,24 @@ static _Thread_local struct {
 	struct predict mp;
 } kept = { .vn.n = -1, .mn.n = -1, .mvn.n = -1 };
 
-void
-predict_vmstat(struct predict *p, const struct vmstat *v,
-	       const struct predict_src *src)
+const struct predict *
+predict_vmstat(const struct vmstat *v, const struct predict_src *src)
 {
 	struct names vn;
 
 	if (kept.zones == (src->z != NULL) &&
-	    names_same(&kept.vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n)) {
-		*p = kept.vp;
-		return;
-	}
+	    names_same(&kept.vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n))
+		return &kept.vp;
 	names_init(&vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n);
-	predict_resolve(p, vm_rules, (int)(sizeof(vm_rules) / sizeof(vm_rules[0])),
+	predict_resolve(&kept.vp, vm_rules, (int)(sizeof(vm_rules) / sizeof(vm_rules[0])),
 			&vn, &vn, NULL, src->z != NULL);
 	names_keep(&kept.vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n);
 	kept.zones = src->z != NULL;
-	kept.vp = *p;
+	return &kept.vp;
 }
 
-void
-predict_meminfo(struct predict *p, const struct meminfo *m,
-		const struct predict_src *src)
+const struct predict *
+predict_meminfo(const struct meminfo *m, const struct predict_src *src)
 {
 	const struct vmstat *v = src->v;
 	struct names mn, vn;
@@ -293,14 +289,12 @@ predict_meminfo(struct predict *p, const struct meminfo *m,
 	if (kept.with_v == (v != NULL) &&
 	    names_same(&kept.mn, m->e[0].name, sizeof(m->e[0]), MEMINFO_NAME_LEN, m->n) &&
 	    (v == NULL || names_same(&kept.mvn, v->e[0].name, sizeof(v->e[0]),
-				     VMSTAT_NAME_LEN, v->n))) {
-		*p = kept.mp;
-		return;
-	}
+				     VMSTAT_NAME_LEN, v->n)))
+		return &kept.mp;
 	names_init(&mn, m->e[0].name, sizeof(m->e[0]), MEMINFO_NAME_LEN, m->n);
 	if (v != NULL)
 		names_init(&vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n);
-	predict_resolve(p, mem_rules, (int)(sizeof(mem_rules) / sizeof(mem_rules[0])),
+	predict_resolve(&kept.mp, mem_rules, (int)(sizeof(mem_rules) / sizeof(mem_rules[0])),
 			&mn, v != NULL ? &vn : NULL, &mn, false);
 	names_keep(&kept.mn, m->e[0].name, sizeof(m->e[0]), MEMINFO_NAME_LEN, m->n);
 	if (v != NULL)
@@ -308,7 +302,7 @@ predict_meminfo(struct predict *p, const struct meminfo *m,
 	else
 		kept.mvn.n = -1;
 	kept.with_v = v != NULL;
-	kept.mp = *p;
+	return &kept.mp;
 }
 
 /* The change of the free pages of all zones zoneinfo lists. */
@@ -347,6 +341,62 @@ predict_change(const struct predict *p, int i, const struct predict_src *src)
 	return sum;
 }
 
+/* strncmp(a, b, NAME_LEN) == 0, inline: most names differ at once. */
+static bool
+zone_name_same(const char *a, const char *b)
+{
+	int k;
+
+	for (k = 0; k < NAME_LEN; k++) {
+		if (a[k] != b[k])
+			return false;
+		if (a[k] == '\0')
+			return true;
+	}
+	return true;
+}
+
+void
+predict_apply(const struct predict *p, const struct predict_src *src,
+	      uint64_t *first, size_t stride)
+{
+	const struct predict_rule *r;
+	const struct predict_term *t;
+	/* Each term's source as an array of values: 'v' and 'p' vmstat's,
+	 * 'm' meminfo's, 'z' the zones' sum, once (no branch a term). */
+	const char *now[3], *then[3];
+	size_t step[3];
+	uint64_t zf_now = 0, zf_then = 0, sum, a, b, mult;
+	int i, k, s;
+
+	now[0] = src->v != NULL ? (const char *)&src->v->e[0].value : NULL;
+	then[0] = src->pv != NULL ? (const char *)&src->pv->e[0].value : NULL;
+	step[0] = sizeof(src->v->e[0]);
+	now[1] = src->m != NULL ? (const char *)&src->m->e[0].value : NULL;
+	then[1] = src->pm != NULL ? (const char *)&src->pm->e[0].value : NULL;
+	step[1] = sizeof(src->m->e[0]);
+	if (src->z != NULL && src->pz != NULL)
+		zf_now = zones_free(src->z, src->pz);
+	now[2] = (const char *)&zf_now;
+	then[2] = (const char *)&zf_then;
+	step[2] = 0;
+	for (i = 0; i < p->n; i++) {
+		r = &p->r[i];
+		sum = 0;
+		for (k = 0; k < r->n; k++) {
+			t = &r->t[k];
+			s = t->src == 'm' ? 1 : t->src == 'z' ? 2 : 0;
+			mult = t->src == 'p' ? src->page_kb : 1;
+			memcpy(&a, now[s] + (size_t)t->at * step[s], sizeof(a));
+			memcpy(&b, then[s] + (size_t)t->at * step[s], sizeof(b));
+			sum += (a - b) * mult * (uint64_t)(int64_t)t->coef;
+		}
+		memcpy(&a, (char *)first + (size_t)r->target * stride, sizeof(a));
+		a += sum;
+		memcpy((char *)first + (size_t)r->target * stride, &a, sizeof(a));
+	}
+}
+
 uint64_t
 predict_zone_free(const struct zoneinfo_zone *z, const struct buddyinfo *b,
 		  const struct buddyinfo *pb)
@@ -356,7 +406,7 @@ predict_zone_free(const struct zoneinfo_zone *z, const struct buddyinfo *b,
 
 	for (i = 0; i < b->n_zones; i++)
 		if (b->zones[i].node == z->node &&
-		    strncmp(b->zones[i].zone, z->zone, NAME_LEN) == 0)
+		    zone_name_same(b->zones[i].zone, z->zone))
 			break;
 	if (i == b->n_zones)
 		return 0;

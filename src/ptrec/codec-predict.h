@@ -50,18 +50,26 @@ struct predict_src {
 };
 
 /* The rules for vmstat counters v (a delta chunk: the previous sample's
- * names are the same); zoneinfo terms when src->z is set. */
-void predict_vmstat(struct predict *p, const struct vmstat *v,
-		    const struct predict_src *src);
-/* The rules for meminfo keys m; vmstat terms when src->v is set. */
-void predict_meminfo(struct predict *p, const struct meminfo *m,
-		     const struct predict_src *src);
+ * names are the same); zoneinfo terms when src->z is set. The rules are
+ * kept for the thread, valid until its next call. */
+const struct predict *predict_vmstat(const struct vmstat *v,
+				     const struct predict_src *src);
+/* The rules for meminfo keys m; vmstat terms when src->v is set. Kept
+ * likewise. */
+const struct predict *predict_meminfo(const struct meminfo *m,
+				      const struct predict_src *src);
 
 /* The change rule i predicts, from the values in src. Terms read the
  * values as they are now, so a decoder applies the rules in order, each
  * after the counters it reads are final. */
 uint64_t predict_change(const struct predict *p, int i,
 			const struct predict_src *src);
+
+/* Each rule's change added to its target, in order, as a decoder does:
+ * the target of a rule is the value at first + target * stride bytes
+ * (in src->v or src->m, whose values the terms read). */
+void predict_apply(const struct predict *p, const struct predict_src *src,
+		   uint64_t *first, size_t stride);
 
 /* The change of zone z's free pages buddyinfo predicts: the pages in its
  * free blocks (b, pb: this sample's buddyinfo and the previous one's, of

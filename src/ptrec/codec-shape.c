@@ -230,5 +230,7 @@ codec_dec_flags(struct dec *d, struct rbuf *r, enum source src,
 	if (*delta && !codec_prev_has(d->prev, src))
 		return codec_fail(d->err,
 		    "%s: a delta without the previous sample's", what);
+	if (*delta)
+		d->delta_chunks |= SRC_BIT(src);
 	return 0;
 }

@@ -250,37 +250,45 @@ codec_field_end(struct wbuf *w, size_t start)
  * field at its end.
  */
 
-uint64_t
-codec_get_u(struct rbuf *r)
+/* The number at p before end as varint_get_bounded reads it (its length,
+ * 0 if there is none), those of up to three bytes with no loop. */
+static inline size_t
+wire_varint(const uint8_t *p, const uint8_t *end, uint64_t *v)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
-	uint8_t b;
+	uint64_t x;
 
-	/* Most numbers of a delta are one byte: no loop for them. */
-	if (!r->bad && r->off < r->len && r->p[r->off] < 0x80)
-		return r->p[r->off++];
-	for (;;) {
-		if (r->bad || r->off >= r->len) {
-			r->bad = true;
-			return 0;
+	if (end - p >= 3) {
+		if (p[0] < 0x80) {
+			*v = p[0];
+			return 1;
 		}
-		b = r->p[r->off++];
-		if (shift == 63 && b > 1) {
-			r->bad = true;	/* more than 64 bits */
-			return 0;
+		x = (uint64_t)(p[0] & 0x7f) | (uint64_t)(p[1] & 0x7f) << 7;
+		if (p[1] < 0x80) {
+			*v = x;
+			return 2;
 		}
-		v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return v;
-		shift += 7;
+		if (p[2] < 0x80) {
+			*v = x | (uint64_t)p[2] << 14;
+			return 3;
+		}
 	}
+	return varint_get_bounded(p, end, v);
 }
 
-int64_t
-codec_get_s(struct rbuf *r)
+/* Any number; codec_get_u (codec-int.h) reads those of one byte. */
+uint64_t
+codec_get_u_long(struct rbuf *r)
 {
-	return unzigzag(codec_get_u(r));
+	uint64_t v;
+	size_t k;
+
+	if (r->bad || r->off >= r->len ||
+	    (k = wire_varint(r->p + r->off, r->p + r->len, &v)) == 0) {
+		r->bad = true;	/* cut short, or more than 64 bits */
+		return 0;
+	}
+	r->off += k;
+	return v;
 }
 
 static uint64_t
@@ -331,8 +339,10 @@ codec_get_int(struct rbuf *r, int max, int *out)
 	return true;
 }
 
-static uint64_t
-numr_diff(struct numr *nr)
+/* The next number's difference, 0 inside a run; codec_numr_u (codec-int.h)
+ * takes the run's numbers itself. */
+uint64_t
+codec_numr_diff(struct numr *nr)
 {
 	uint64_t v;
 
@@ -374,20 +384,107 @@ codec_numr_begin(struct numr *nr, struct dec *d, struct rbuf *r, bool delta,
 	nr->left = left;
 }
 
-uint64_t
-codec_numr_u(struct numr *nr, uint64_t base)
-{
-	if (nr->delta)
-		return base + numr_diff(nr);
-	return codec_get_u(nr->r);
-}
-
 int64_t
 codec_numr_s(struct numr *nr, int64_t base)
 {
 	if (nr->delta)
-		return (int64_t)((uint64_t)base + numr_diff(nr));
+		return (int64_t)((uint64_t)base + codec_numr_diff(nr));
 	return codec_get_s(nr->r);
+}
+
+/* A number at *pp before end, moving *pp past it; false if there is none. */
+static inline bool
+add_get_u(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	size_t k;
+
+	if (*pp < end && **pp < 0x80) {
+		*v = *(*pp)++;
+		return true;
+	}
+	if ((k = wire_varint(*pp, end, v)) == 0)
+		return false;
+	*pp += k;
+	return true;
+}
+
+/*
+ * As n calls of codec_numr_u on the values in dst, with the same checks:
+ * a run is skipped in one step, and only the numbers that changed are
+ * touched. The state is kept in locals while dst is written (a write
+ * through a uint64_t could be one of the state's). Differences inside
+ * the chunk (ids 12, 13) go the long way.
+ */
+void
+codec_numr_add(struct numr *nr, void *dst, size_t stride, size_t n)
+{
+	struct rbuf *rr = nr->r, *dr = nr->diffs;
+	const uint8_t *rp, *rend, *dp, *dend;
+	uint64_t left = nr->left, zeros = nr->zeros, ndiffs = nr->ndiffs;
+	uint64_t k, v, x;
+	bool in_run = nr->in_run, bad = false;
+	uint8_t *p = dst;
+
+	if (dr == NULL || dr == rr || rr->bad || dr->bad) {
+		for (; n > 0; n--, p += stride) {
+			memcpy(&x, p, sizeof(x));
+			x = codec_numr_u(nr, x);
+			memcpy(p, &x, sizeof(x));
+		}
+		return;
+	}
+	rp = rr->p + rr->off;
+	rend = rr->p + rr->len;
+	dp = dr->p + dr->off;
+	dend = dr->p + dr->len;
+	while (n > 0) {
+		if (left == 0) {
+			bad = true;
+			break;
+		}
+		if (!in_run) {
+			if (!add_get_u(&rp, rend, &zeros)) {
+				rr->bad = bad = true;
+				break;
+			}
+			if (zeros > left) {
+				bad = true;
+				break;
+			}
+			in_run = true;
+		}
+		k = zeros < n ? zeros : n;
+		zeros -= k;
+		left -= k;
+		n -= (size_t)k;
+		p += (size_t)k * stride;
+		if (n == 0)
+			break;
+		if (left == 0) {
+			bad = true;
+			break;
+		}
+		left--;
+		in_run = false;
+		ndiffs++;
+		if (!add_get_u(&dp, dend, &v)) {
+			dr->bad = bad = true;
+			break;
+		}
+		memcpy(&x, p, sizeof(x));
+		x += (uint64_t)unzigzag(v);
+		memcpy(p, &x, sizeof(x));
+		p += stride;
+		n--;
+	}
+	rr->off = (size_t)(rp - rr->p);
+	dr->off = (size_t)(dp - dr->p);
+	if (bad)
+		rr->bad = true;
+	nr->left = left;
+	nr->zeros = zeros;
+	nr->ndiffs = ndiffs;
+	nr->in_run = in_run;
 }
 
 uint32_t

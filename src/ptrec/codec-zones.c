@@ -56,6 +56,9 @@ codec_dec_buddy(struct dec *d, struct rbuf *r)
 		for (i = 0; i < b->n_zones; i++) {
 			b->zones[i].node = pb->zones[i].node;
 			memcpy(b->zones[i].zone, pb->zones[i].zone, NAME_LEN);
+			/* The differences are added to these. */
+			memcpy(b->zones[i].free, pb->zones[i].free,
+			    (size_t)b->n_orders * sizeof(b->zones[i].free[0]));
 		}
 	} else {
 		if (!codec_get_int(r, MAX_ORDERS, &b->n_orders) ||
@@ -72,10 +75,12 @@ codec_dec_buddy(struct dec *d, struct rbuf *r)
 	}
 	codec_numr_begin(&nr, d, r, delta,
 	    (uint64_t)b->n_zones * (uint64_t)b->n_orders);
-	for (i = 0; i < b->n_zones; i++)
+	for (i = 0; delta && b->n_orders > 0 && i < b->n_zones; i++)
+		codec_numr_add(&nr, b->zones[i].free, sizeof(b->zones[i].free[0]),
+		    (size_t)b->n_orders);
+	for (i = 0; !delta && i < b->n_zones; i++)
 		for (o = 0; o < b->n_orders; o++)
-			b->zones[i].free[o] = codec_numr_u(&nr,
-			    delta ? pb->zones[i].free[o] : 0);
+			b->zones[i].free[o] = codec_numr_u(&nr, 0);
 	d->buddy_delta = delta;
 	return codec_field_done(r, d->err, "buddyinfo");
 }
@@ -334,6 +339,21 @@ codec_enc_zi(struct wbuf *w, const struct zoneinfo *z,
 		}
 }
 
+/* A zone has every field, and the wire's order is zoneinfo_field's. */
+static bool
+zi_all(uint32_t has)
+{
+	size_t k;
+
+	if (N_WIRE_ZI != ZI_NFIELDS || (has & ((1u << ZI_NFIELDS) - 1)) !=
+	    (1u << ZI_NFIELDS) - 1)
+		return false;
+	for (k = 0; k < N_WIRE_ZI; k++)
+		if (codec_zi[k] != (enum zoneinfo_field)k)
+			return false;
+	return true;
+}
+
 int
 codec_dec_zi(struct dec *d, struct rbuf *r)
 {
@@ -380,10 +400,16 @@ codec_dec_zi(struct dec *d, struct rbuf *r)
 	codec_numr_begin(&nr, d, r, delta, n);
 	for (i = 0; i < z->n_zones; i++) {
 		zz = &z->zones[i];
-		for (k = 0; k < N_WIRE_ZI; k++)
-			if (zz->has & (1u << codec_zi[k]))
-				zz->v[codec_zi[k]] = codec_numr_u(&nr,
-				    delta ? pz->zones[i].v[codec_zi[k]] : 0);
+		/* Every field, in the wire's order: the differences onto
+		 * the previous values in one pass. */
+		if (delta && zi_all(zz->has)) {
+			memcpy(zz->v, pz->zones[i].v, sizeof(zz->v));
+			codec_numr_add(&nr, zz->v, sizeof(zz->v[0]), ZI_NFIELDS);
+		} else
+			for (k = 0; k < N_WIRE_ZI; k++)
+				if (zz->has & (1u << codec_zi[k]))
+					zz->v[codec_zi[k]] = codec_numr_u(&nr,
+					    delta ? pz->zones[i].v[codec_zi[k]] : 0);
 		if (delta && d->v2 && d->buddy_delta &&
 		    (zz->has & (1u << ZI_FREE)))
 			zz->v[ZI_FREE] += predict_zone_free(zz, &d->s->buddy,

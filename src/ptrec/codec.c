@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Puts where the field that failed starts in front of its message. */
@@ -538,9 +539,52 @@ dec_finish(struct dec *d)
 	return 0;
 }
 
-int
-codec_decode(const uint8_t *buf, size_t len, const struct sample *prev,
-    struct sample *s, struct codec_stats *st, struct parse_error *err)
+/*
+ * What a stream knows s holds, into *h, and s is forgotten: it is about to
+ * be written. With prev (keep), what prev holds, and it stays known.
+ */
+static void
+stream_held(struct codec_stream *cs, const struct sample *s,
+    struct codec_held *h, bool keep)
+{
+	int k;
+
+	memset(h, 0, sizeof(*h));
+	if (cs == NULL)
+		return;
+	for (k = 0; k < 2; k++)
+		if (cs->held[k].s == s) {
+			*h = cs->held[k];
+			if (!keep)
+				memset(&cs->held[k], 0, sizeof(cs->held[k]));
+		}
+}
+
+static void
+stream_take(struct codec_stream *cs, const struct sample *s,
+    struct codec_held *h)
+{
+	stream_held(cs, s, h, false);
+}
+
+/* What s, decoded, holds now; beside prev's when prev was the last. */
+static void
+stream_keep(struct codec_stream *cs, const struct dec *d)
+{
+	struct codec_held *h = &cs->held[cs->held[0].s != NULL &&
+	    cs->held[0].s == d->prev ? 1 : 0];
+
+	h->s = d->s;
+	h->vm = d->chunks & SRC_BIT(SRC_VMSTAT) ? d->vm_gen : 0;
+	h->mem = d->chunks & SRC_BIT(SRC_MEMINFO) ? d->mem_gen : 0;
+	h->vm_n = d->s->vm.n;
+	h->mem_n = d->s->mem.n;
+}
+
+static int
+decode(struct codec_stream *cs, const uint8_t *buf, size_t len,
+    const struct sample *prev, struct sample *s, struct codec_stats *st,
+    struct parse_error *err)
 {
 	struct rbuf r = { buf, len, 0, false };
 	struct rbuf f = { NULL, 0, 0, false };
@@ -548,9 +592,17 @@ codec_decode(const uint8_t *buf, size_t len, const struct sample *prev,
 	uint64_t id, flags;
 	unsigned seen_status = 0;
 	bool time = false, page_size = false;
+	bool prev_last = cs != NULL && prev != NULL && prev == cs->last;
+	struct codec_held held_s, held_prev;
 	size_t at;
 	int i;
 
+	/* s is written from here on: whatever fails, it is no base. */
+	if (cs != NULL)
+		cs->last = NULL;
+	stream_take(cs, s, &held_s);
+	if (prev_last)
+		stream_held(cs, prev, &held_prev, true);
 	if (err != NULL)
 		memset(err, 0, sizeof(*err));
 	if (prev == s)
@@ -572,6 +624,12 @@ codec_decode(const uint8_t *buf, size_t len, const struct sample *prev,
 
 	memset(&d, 0, sizeof(d));
 	d.prev = prev;
+	d.cs = cs;
+	d.prev_last = prev_last && prev != NULL;
+	if (d.prev_last) {
+		d.held_s = held_s;
+		d.held_prev = held_prev;
+	}
 	d.s = s;
 	d.err = err;
 	d.st = st;
@@ -615,5 +673,45 @@ codec_decode(const uint8_t *buf, size_t len, const struct sample *prev,
 	if (d.diffs.bad || d.diffs.off != d.diffs.len)
 		return codec_fail(err, "differences: %s", d.diffs.bad ?
 		    "cut short or malformed" : "bytes left over");
-	return dec_finish(&d);
+	if (dec_finish(&d) < 0)
+		return -EINVAL;
+	if (st != NULL)
+		st->delta_chunks = d.delta_chunks;
+	if (cs != NULL) {
+		/* A chunk missing now: the next one is whole. */
+		if (!(d.chunks & SRC_BIT(SRC_VMSTAT)))
+			cs->vp_ok = cs->mp_ok = false;
+		if (!(d.chunks & SRC_BIT(SRC_MEMINFO)))
+			cs->mp_ok = false;
+		stream_keep(cs, &d);
+		cs->last = s;
+	}
+	return 0;
+}
+
+int
+codec_decode(const uint8_t *buf, size_t len, const struct sample *prev,
+    struct sample *s, struct codec_stats *st, struct parse_error *err)
+{
+	return decode(NULL, buf, len, prev, s, st, err);
+}
+
+struct codec_stream *
+codec_stream_new(void)
+{
+	return calloc(1, sizeof(struct codec_stream));
+}
+
+void
+codec_stream_free(struct codec_stream *cs)
+{
+	free(cs);
+}
+
+int
+codec_decode_stream(struct codec_stream *cs, const uint8_t *buf, size_t len,
+    const struct sample *prev, struct sample *s, struct codec_stats *st,
+    struct parse_error *err)
+{
+	return decode(cs, buf, len, prev, s, st, err);
 }

@@ -19,6 +19,9 @@
 
 struct codec_stats {
 	int unknown_fields;	/* skipped: written by a newer pagetop */
+	/* Bit per source (SRC_BIT) whose chunk was a delta of prev's: of
+	 * its shape, with its names. Set when the decoding succeeds. */
+	unsigned delta_chunks;
 };
 
 /* The bytes of s into buf, as a delta against prev (NULL: whole).
@@ -31,5 +34,23 @@ ssize_t codec_encode(const struct sample *s, const struct sample *prev, uint8_t 
  * err saying what is wrong. Never reads past len; never allocates. */
 int codec_decode(const uint8_t *buf, size_t len, const struct sample *prev, struct sample *s,
 		 struct codec_stats *st, struct parse_error *err);
+
+/*
+ * One reader's samples in order, as codec_decode reads them, faster: a
+ * stream keeps what a delta shares with the sample before (the prediction
+ * rules resolved for the counters' names, which names the last two
+ * samples it decoded hold), so that a delta whose prev is the sample the
+ * stream decoded last does not work it out again. The samples a stream
+ * decodes must not be written but by it (replay's two, which the tick
+ * only reads). Any other prev is read as codec_decode reads it. NULL
+ * when out of memory.
+ */
+struct codec_stream;
+
+struct codec_stream *codec_stream_new(void);
+void codec_stream_free(struct codec_stream *cs);
+int codec_decode_stream(struct codec_stream *cs, const uint8_t *buf, size_t len,
+			const struct sample *prev, struct sample *s, struct codec_stats *st,
+			struct parse_error *err);
 
 #endif

@@ -21,6 +21,8 @@ struct replay_feed {
 	struct replay *rp;
 	struct feed_mark *marks;
 	size_t n_marks;
+	size_t time_at;		/* the sample time holds the time of; SIZE_MAX */
+	double time;
 };
 
 static struct replay_feed *
@@ -43,8 +45,21 @@ replay_feed_walk(struct feed *f, size_t lo, size_t hi)
 		if (replay_seek(rp, j) < 0)
 			continue;
 		f->tick.s = rp->cur;
+		f->tick.same_shape = 0;
 		tick_update(&f->tick);
 	}
+}
+
+/* Sample i's time from the reader, the last one asked kept: in order,
+ * each is asked twice (as i, then as the one before i + 1). */
+static double
+replay_feed_time(struct replay_feed *rf, size_t i)
+{
+	if (rf->time_at != i) {
+		rf->time = rec_reader_time(rf->rp->r, i);
+		rf->time_at = i;
+	}
+	return rf->time;
 }
 
 /* Sample i, decoded, into the tick; in order unless jump. */
@@ -76,10 +91,16 @@ replay_feed_load(struct feed *f, size_t i, bool jump)
 	/* The codec's previous sample is i - 1 when i was not a keyframe
 	 * reached afresh. */
 	f->tick.prev = i > 0 && (in_order || rec_reader_keyframe(rp->r, i) < i) ? rp->prev : NULL;
+	f->tick.same_shape = f->tick.prev ? rp->delta_chunks : 0;
 	tick_update(&f->tick);
 	f->at = i;
 	/* A sample that came sooner than the recording's interval: a burst. */
-	f->interval_now = i > 0 ? rec_reader_time(rp->r, i) - rec_reader_time(rp->r, i - 1) : NAN;
+	if (i > 0) {
+		double before = replay_feed_time(replay_feed_of(f), i - 1);
+
+		f->interval_now = replay_feed_time(replay_feed_of(f), i) - before;
+	} else
+		f->interval_now = NAN;
 	f->burst = f->interval_now < FEED_BURST_SHARE * f->interval;
 	if (!f->burst)
 		f->interval_now = f->interval;
@@ -202,6 +223,7 @@ replay_feed_open(const char *path, char *why, size_t size)
 	}
 	rf->f.ops = &replay_feed_ops;
 	rf->f.at = SIZE_MAX;
+	rf->time_at = SIZE_MAX;
 	hd = rec_reader_header(rf->rp->r);
 	replay_host(rf->rp, &rf->f.host);
 	rf->f.interval = rf->f.interval_now = hd->interval;

@@ -14,7 +14,7 @@ replay_open(const char *path, char *why, size_t size)
 	struct replay *rp = calloc(1, sizeof(*rp));
 
 	if (!rp || !(rp->cur = calloc(1, sizeof(*rp->cur))) ||
-	    !(rp->prev = calloc(1, sizeof(*rp->prev)))) {
+	    !(rp->prev = calloc(1, sizeof(*rp->prev))) || !(rp->cs = codec_stream_new())) {
 		snprintf(why, size, "%s: out of memory", path);
 		replay_close(rp);
 		return NULL;
@@ -37,6 +37,7 @@ replay_close(struct replay *rp)
 		return;
 	if (rp->r)
 		rec_reader_close(rp->r);
+	codec_stream_free(rp->cs);
 	free(rp->cur);
 	free(rp->prev);
 	free(rp);
@@ -65,16 +66,18 @@ replay_next(struct replay *rp, size_t i)
 		rp->at = SIZE_MAX;
 		return r;
 	}
+	rp->delta_chunks = 0;
 	/* The previous sample becomes the base of the delta. */
 	t = rp->prev;
 	rp->prev = rp->cur;
 	rp->cur = t;
-	if (codec_decode(bytes, len, key ? NULL : rp->prev, rp->cur, &st, &err) < 0) {
+	if (codec_decode_stream(rp->cs, bytes, len, key ? NULL : rp->prev, rp->cur, &st, &err) < 0) {
 		snprintf(rp->error, sizeof(rp->error), "sample %zu: %s", i, err.msg);
 		rp->at = SIZE_MAX;
 		return -EINVAL;
 	}
 	rp->unknown_fields += st.unknown_fields;
+	rp->delta_chunks = st.delta_chunks;
 	rp->at = i;
 	return 0;
 }

@@ -12,12 +12,16 @@
 #include "ptrec/recfile.h"
 #include "model/sample.h"
 
+struct codec_stream;
+
 struct replay {
 	struct rec_reader *r;
+	struct codec_stream *cs;	/* what decoding keeps between samples */
 	struct sample *cur;	/* the last sample decoded */
 	struct sample *prev;	/* the one before it, for the codec's deltas */
 	size_t at;		/* the index of cur; SIZE_MAX when none */
 	int unknown_fields;	/* written by a newer pagetop, skipped */
+	unsigned delta_chunks;	/* of cur: its codec_stats' */
 	char error[300];	/* the last decoding error, "" if none */
 };
 
