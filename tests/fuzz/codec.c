@@ -8,7 +8,9 @@
  * and as a delta against the same previous sample; both decode; and every
  * encoding of the same content is the same bytes (one pass through the
  * codec may round a time, after that nothing changes). What does not
- * decode says why.
+ * decode says why. A codec stream (codec_decode_stream, replay's way)
+ * reads the same bytes, after the same previous sample, to the same
+ * result: the same error, or a sample that encodes to the same bytes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,8 +21,9 @@
 #include "ptrec/recfile.h"
 #include "source/replay.h"
 
-static struct sample prev, s, s2, s3;
+static struct sample prev, s, s2, s3, sa, sb;
 static uint8_t e1[REC_SAMPLE_MAX], e2[REC_SAMPLE_MAX], d1[REC_SAMPLE_MAX];
+static struct codec_stream *cs;
 
 static void
 check_caps(const struct sample *x)
@@ -85,13 +88,45 @@ decode(const uint8_t *buf, size_t n, const struct sample *base, struct sample *x
 		fuzz_fail("codec: %s has %d unknown fields", what, st.unknown_fields);
 }
 
+/* The stream on the same input as codec_decode, which returned r (s when
+ * 0): pbuf/plen the previous sample's bytes, if any. */
+static void
+run_stream(const uint8_t *pbuf, size_t plen, const uint8_t *buf, size_t len, int r)
+{
+	struct parse_error err = { 0, "" };
+	struct codec_stats st = { 0 };
+	const struct sample *base = NULL;
+	size_t n;
+	int r2;
+
+	if (cs == NULL && (cs = codec_stream_new()) == NULL)
+		fuzz_fail("codec: no stream (out of memory)");
+	if (pbuf) {
+		if (codec_decode_stream(cs, pbuf, plen, NULL, &sa, &st, &err) != 0)
+			fuzz_fail("codec: the stream does not decode the previous sample: %s",
+				  err.msg);
+		base = &sa;
+	}
+	memset(&err, 0, sizeof(err));
+	r2 = codec_decode_stream(cs, buf, len, base, &sb, &st, &err);
+	if (r2 != r)
+		fuzz_fail("codec: the stream returned %d \"%s\", codec_decode %d", r2, err.msg, r);
+	if (r2 != 0)
+		return;
+	check_caps(&sb);
+	n = encode(&sb, NULL, e2, "whole, from the stream");
+	if (n != encode(&s, NULL, e1, "whole") || memcmp(e1, e2, n) != 0)
+		fuzz_fail("codec: the stream's sample and codec_decode's encode apart");
+}
+
 static void
 run(const uint8_t *data, size_t len)
 {
 	struct parse_error err = { 0, "" };
 	struct codec_stats st = { 0 };
 	const struct sample *base = NULL;
-	size_t n1, n2, nd, plen;
+	const uint8_t *pbuf = NULL;
+	size_t n1, n2, nd, plen = 0;
 	int r;
 
 	if (len < 1)
@@ -105,6 +140,7 @@ run(const uint8_t *data, size_t len)
 		}
 		check_caps(&prev);
 		base = &prev;
+		pbuf = data + 3;
 		data += 3 + plen;
 		len -= 3 + plen;
 	} else {
@@ -113,6 +149,7 @@ run(const uint8_t *data, size_t len)
 	}
 	memset(&err, 0, sizeof(err));
 	r = codec_decode(data, len, base, &s, &st, &err);
+	run_stream(pbuf, plen, data, len, r);
 	if (r != 0) {
 		if (r != -EINVAL || err.msg[0] == '\0')
 			fuzz_fail("codec: returned %d \"%s\"", r, err.msg);
