@@ -5,8 +5,8 @@
 #ifndef PAGETOP_PROCFS_H
 #define PAGETOP_PROCFS_H
 
-#include <stdbool.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -18,6 +18,7 @@
 struct procfs_file {
 	const char *rel;	/* "buddyinfo", "pressure/memory" */
 	int fd;			/* -1 when not open */
+	bool absent;		/* not in the kernel's /proc: not looked for again */
 };
 
 struct procfs {
