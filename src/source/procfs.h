@@ -5,8 +5,8 @@
 #ifndef PAGETOP_PROCFS_H
 #define PAGETOP_PROCFS_H
 
-#include <errno.h>
 #include <stdbool.h>
+#include <errno.h>
 #include <stddef.h>
 #include <sys/types.h>
 
