@@ -6,7 +6,10 @@
  * each of proc0, iter and proc1 its total, its count per state letter
  * (KEY.S=N) and its blocked tasks (KEY.d=tid tgid comm); read_allocs,
  * the allocations made by READS (default 5) reads of the iterator after
- * its open. Without the iterator: how says why, iter.* are not printed.
+ * its open. Then the iterator scan's second tick (iter2: pid 1's threads
+ * through the descriptors held from the first, where the iterator hides
+ * it) and /proc's again (proc2), and scan_allocs, what that tick
+ * allocated. Without the iterator: how says why, iter.* are not printed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +72,19 @@ main(int argc, char **argv)
 	if (it)
 		print_scan("iter", iter);
 	print_scan("proc1", proc);
+	if (it) {
+		long before = 0;
+
+#ifdef COUNT_ALLOCS
+		before = allocs;
+#endif
+		print_scan("iter2", iter);
+#ifdef COUNT_ALLOCS
+		printf("scan_allocs=%ld\n", allocs - before);
+#endif
+		(void)before;
+		print_scan("proc2", proc);
+	}
 	if (it) {
 		long before;
 		int bad = 0;

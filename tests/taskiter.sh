@@ -47,6 +47,16 @@ for k in total R S D T t X Z P I; do
 	fi
 done
 
+# (a) The iterator's second tick (pid 1 through held descriptors where
+# the iterator hides it) between the next two /proc scans, the same way.
+p0=$(val $T/a.out proc1.total); it=$(val $T/a.out iter2.total); p1=$(val $T/a.out proc2.total)
+lo=$p0; hi=$p1; [ $p1 -lt $p0 ] && { lo=$p1; hi=$p0; }
+slack=$(( (hi - lo) + 3 + hi / 50 ))
+check "(a) second tick: iterator $it, /proc $p0 then $p1" \
+	test $it -ge $((lo - slack)) -a $it -le $((hi + slack))
+check_eq "(a) second tick: the task in D" \
+	"$(val $T/a.out iter2.d | grep "^$vpid ")" "$vpid $vpid vfork-helper"
+
 # (b) The vfork parent in D, the same in both.
 want="$vpid $vpid vfork-helper"
 check_eq "(b) /proc scan lists the task in D" \
@@ -76,6 +86,11 @@ else
 	ok "(c) reads allocate nothing # SKIP allocations not counted (sanitizers)"
 fi
 check_eq "(c) the reads succeed" "$(val $T/a.out read_errors)" 0
+if grep -q '^scan_allocs=' $T/a.out; then
+	check_eq "(c) the scan's second tick allocates nothing" "$(val $T/a.out scan_allocs)" 0
+else
+	ok "(c) the scan's second tick # SKIP allocations not counted (sanitizers)"
+fi
 
 # (d) Not root, no BTF: /proc, and why.
 setpriv --reuid=nobody --regid=nogroup --clear-groups $TASKITER_LIVE > $T/d1.out 2>&1

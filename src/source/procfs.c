@@ -67,6 +67,11 @@ procfs_read(struct procfs *p, struct procfs_file *f)
 	size_t n = 0;
 	ssize_t r;
 
+	/* A kernel without the file (pressure/irq before 6.1, or without
+	 * CONFIG_IRQ_TIME_ACCOUNTING) does not grow one: one open a tick
+	 * less. A tree of captured files is looked at every time. */
+	if (f->fd < 0 && f->absent && p->is_procfs)
+		return -ENOENT;
 	if (f->fd < 0) {
 		procfs_path(p, f->rel, path, sizeof(path));
 		/* Non-blocking, and regular files only (procfs's are too): a
@@ -75,6 +80,7 @@ procfs_read(struct procfs *p, struct procfs_file *f)
 		if ((f->fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY |
 		    O_CLOEXEC)) < 0) {
 			f->fd = -1;
+			f->absent = errno == ENOENT;
 			return -errno;
 		}
 		if (fstat(f->fd, &st) < 0) {

@@ -18,6 +18,7 @@
 struct procfs_file {
 	const char *rel;	/* "buddyinfo", "pressure/memory" */
 	int fd;			/* -1 when not open */
+	bool absent;		/* not in the kernel's /proc: not looked for again */
 };
 
 struct procfs {

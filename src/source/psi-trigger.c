@@ -5,6 +5,8 @@
  * files gets a why, never a write.
  */
 #include "source/psi-trigger.h"
+#include "parse/psi.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +22,7 @@
 #define PSI_WINDOW_MAX_US	10000000u
 #define PSI_UNPRIV_STEP_US	2000000u	/* an unprivileged window's multiple */
 #define PROC_SUPER_MAGIC	0x9fa0
+#define PSI_READ		256	/* two lines of a pressure file */
 
 static const char *const psi_trigger_files[PSI_TRIGGER_MAX] = { "memory", "io" };
 
@@ -32,6 +35,75 @@ psi_trigger_scan(const char *spec, unsigned long *thr, unsigned long *win)
 	if (sscanf(spec, "%7s %lu %lu %c", kind, thr, win, &tail) != 3)
 		return false;
 	return strcmp(kind, "some") == 0 || strcmp(kind, "full") == 0;
+}
+
+/* fd[i]'s stall total of the spec's kind, in microseconds: 0, or -errno. */
+static int
+psi_trigger_total(const struct psi_trigger *t, int i, uint64_t *total)
+{
+	char buf[PSI_READ];
+	struct psi p;
+	ssize_t r;
+
+	do
+		r = pread(t->fd[i], buf, sizeof(buf), 0);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	if (psi_parse(buf, (size_t)r, &p, NULL) != 0)
+		return -EINVAL;
+	if (!(t->full ? p.full.present : p.some.present))
+		return -ENOENT;
+	*total = t->full ? p.full.total : p.some.total;
+	return 0;
+}
+
+void
+psi_trigger_seen_add(struct psi_trigger *t, int i, double now, uint64_t total)
+{
+	struct psi_trigger_seen *s = t->seen[i];
+	int *n = &t->n_seen[i];
+
+	if (*n > 0 && now - s[*n - 1].t < (double)t->win_us / 8e6)
+		return;
+	if (*n == PSI_TRIGGER_SEEN) {
+		memmove(s, s + 1, (PSI_TRIGGER_SEEN - 1) * sizeof(*s));
+		(*n)--;
+	}
+	s[(*n)++] = (struct psi_trigger_seen){ .t = now, .total = total };
+}
+
+bool
+psi_trigger_founded(const struct psi_trigger *t, int i, double now, uint64_t total)
+{
+	const struct psi_trigger_seen *s = t->seen[i], *base = NULL;
+	double win = (double)t->win_us / 1e6, share = 1;
+	uint64_t grew;
+
+	if (t->n_seen[i] == 0 || t->win_us == 0)
+		return true;
+	/* The newest total from a window ago or more, else the oldest. */
+	for (int k = t->n_seen[i] - 1; k >= 0 && !base; k--)
+		if (s[k].t <= now - win)
+			base = &s[k];
+	if (!base) {
+		base = &s[0];
+		share = (now - base->t) / win;
+		if (share < 0.25)
+			share = 0.25;
+	}
+	grew = total > base->total ? total - base->total : 0;
+	return (double)grew >= share * (double)t->thr_us;
+}
+
+/* Keeps fd[i]'s total at now; false when it cannot be read. */
+static bool
+psi_trigger_note(struct psi_trigger *t, int i, double now, uint64_t *total)
+{
+	if (t->stand_in || psi_trigger_total(t, i, total) != 0)
+		return false;
+	psi_trigger_seen_add(t, i, now, *total);
+	return true;
 }
 
 int
@@ -127,9 +199,16 @@ psi_trigger_register(struct psi_trigger *t, const char *root, const char *spec, 
 	char path[4096];
 	int r;
 
+	unsigned long thr = 0, win = 0;
+	uint64_t total;
+
 	snprintf(t->spec, sizeof(t->spec), "%s", spec);
 	if ((r = psi_trigger_spec_check(spec, why, size)) < 0)
 		return r;
+	psi_trigger_scan(spec, &thr, &win);
+	t->thr_us = thr;
+	t->win_us = win;
+	t->full = strncmp(spec, "full", 4) == 0;
 	for (int i = 0; i < PSI_TRIGGER_MAX; i++) {
 		snprintf(path, sizeof(path), "%s/pressure/%s", root, psi_trigger_files[i]);
 		/* A captured file would take the spec as its new content. */
@@ -146,6 +225,8 @@ psi_trigger_register(struct psi_trigger *t, const char *root, const char *spec, 
 			return r;
 		}
 		t->n = i + 1;
+		/* Where the first firing is measured from. */
+		psi_trigger_note(t, i, clock_mono(), &total);
 	}
 	return 0;
 }
@@ -178,6 +259,7 @@ psi_trigger_close(struct psi_trigger *t)
 		t->fd[i] = -1;
 	}
 	t->n = 0;
+	memset(t->n_seen, 0, sizeof(t->n_seen));
 }
 
 int
@@ -206,8 +288,14 @@ psi_trigger_take(struct psi_trigger *t, int fd, short revents, double now)
 			if (revents & POLLIN)
 				while (read(fd, buf, sizeof(buf)) > 0)
 					fired = true;
-		} else {
-			fired = (revents & POLLPRI) != 0;
+		} else if (revents & POLLPRI) {
+			uint64_t total;
+
+			/* Unreadable: the kernel's word is all there is. */
+			fired = !psi_trigger_note(t, i, now, &total) ||
+			    psi_trigger_founded(t, i, now, total);
+			if (!fired)
+				t->unfounded++;
 		}
 	}
 	if (fired) {
@@ -222,7 +310,10 @@ psi_trigger_check(struct psi_trigger *t, double now)
 {
 	struct pollfd p[PSI_TRIGGER_MAX];
 	bool fired = false;
+	uint64_t total;
 
+	for (int i = 0; i < t->n; i++)
+		psi_trigger_note(t, i, now, &total);
 	psi_trigger_pollfds(t, p, PSI_TRIGGER_MAX);
 	if (t->n == 0 || poll(p, (nfds_t)t->n, 0) <= 0)
 		return false;

@@ -9,8 +9,12 @@
  * tick's entry is nearly always the next one looked at.
  *
  * Where the kernel's iterator never shows pid 1 (taskiter_hides_init),
- * its threads are read from <root>/1/task each tick, as the /proc scan
- * would: a listing and a stat read per thread, of one process.
+ * its threads are read from <root>/1/task/T/stat each tick, through
+ * descriptors held from one listing to the next (up to INIT_HELD of
+ * them), as the /proc scan holds its own: the listing, and an open and a
+ * close per thread, were a tenth of the tick. The directory is listed
+ * again when a thread's read fails (it exited) or the leader's thread
+ * count is not the number held.
  */
 #include "source/taskscan-int.h"
 
@@ -31,6 +35,21 @@
 #define FIRST_WAIT_MS	100	/* as taskscan.c's, for pagetop snapshot */
 #define PF_KTHREAD	0x00200000	/* in a stat line's flags */
 #define INIT_PROC_ID	1ul	/* pid 1 is never another process */
+#define INIT_HELD	64	/* pid 1's threads read through held descriptors */
+#define INIT_RETRY	10	/* ticks between tries to hold them, when more */
+#define STAT_READ	512
+
+/* A thread of pid 1, with its stat held open. */
+struct init_task {
+	int tid;
+	int fd;
+};
+
+/* One thread's line as read this tick, before it counts. */
+struct init_line {
+	struct taskstat st;
+	bool kthread;
+};
 
 struct taskiter_scan {
 	struct taskiter *it;
@@ -39,13 +58,27 @@ struct taskiter_scan {
 	size_t n[2];
 	int cur;
 	bool hides_init;	/* pid 1's threads read from /proc */
+	struct init_task init[INIT_HELD];
+	int n_init;		/* held */
+	bool init_listed;	/* init[] is the last listing's; false: list */
+	bool init_many;		/* more than INIT_HELD: walked, not held */
 };
+
+static void
+init_release(struct taskiter_scan *is)
+{
+	for (int k = 0; k < is->n_init; k++)
+		close(is->init[k].fd);
+	is->n_init = 0;
+	is->init_listed = false;
+}
 
 void
 taskiter_scan_free(struct taskiter_scan *is)
 {
 	if (!is)
 		return;
+	init_release(is);
 	taskiter_close(is->it);
 	free(is);
 }
@@ -131,14 +164,101 @@ blocked(struct taskscan *ts, struct taskiter_scan *is, int tid, int tgid,
 	taskscan_blocked_add(ts, e, &st, kthread, proc_id, mono, out);
 }
 
-/* The threads of pid 1, from <root>/1/task, where the iterator hides it. */
+/*
+ * <root>/1/task listed, and each thread's stat opened into is->init: 0, or
+ * -errno (-E2BIG: more threads than INIT_HELD, the rest not held).
+ */
+static int
+init_list(struct taskscan *ts, struct taskiter_scan *is)
+{
+	_Alignas(8) char dents[4096];
+	char path[32];
+	struct dirent64 *d;
+	long n, off;
+	int dfd, fd, err = 0;
+
+	init_release(is);
+	if ((dfd = openat(ts->root_fd, "1/task", O_RDONLY | O_DIRECTORY |
+	    O_NONBLOCK | O_CLOEXEC)) < 0)
+		return -errno;
+	while ((n = syscall(SYS_getdents64, dfd, dents, sizeof(dents))) > 0) {
+		for (off = 0; off < n; off += d->d_reclen) {
+			d = (struct dirent64 *)(void *)(dents + off);
+			if (d->d_name[0] < '0' || d->d_name[0] > '9')
+				continue;
+			if (is->n_init == INIT_HELD) {
+				err = -E2BIG;
+				continue;
+			}
+			snprintf(path, sizeof(path), "%.16s/stat", d->d_name);
+			if ((fd = openat(dfd, path, O_RDONLY | O_NONBLOCK |
+			    O_CLOEXEC)) < 0)
+				continue;	/* gone since the listing */
+			is->init[is->n_init++] = (struct init_task){
+				.tid = atoi(d->d_name), .fd = fd };
+		}
+	}
+	if (n < 0 && err == 0)
+		err = -errno;
+	close(dfd);
+	is->init_listed = err == 0;
+	return err;
+}
+
+/*
+ * The held threads' lines into lines: how many. Strict, -1 when the
+ * holding is stale (a thread gone, or the leader counts another number of
+ * threads); else a thread gone is left out, as one gone before the
+ * listing would be.
+ */
+static int
+init_lines(struct taskiter_scan *is, bool strict, struct init_line *lines)
+{
+	char buf[STAT_READ];
+	long long nthreads = -1;
+	ssize_t r;
+	int k, m = 0;
+
+	for (k = 0; k < is->n_init; k++) {
+		do
+			r = pread(is->init[k].fd, buf, sizeof(buf), 0);
+		while (r < 0 && errno == EINTR);
+		if (r <= 0 && strict)
+			return -1;	/* ESRCH, or nothing: it exited */
+		if (r <= 0 || taskstat_parse(buf, (size_t)r, &lines[m].st, NULL) != 0)
+			continue;	/* unreadable: not counted */
+		lines[m].kthread = (taskstat_field(buf, (size_t)r, 9) &
+		    PF_KTHREAD) != 0;
+		if (lines[m].st.pid == 1)
+			nthreads = taskstat_field(buf, (size_t)r, 20);
+		m++;
+	}
+	if (strict && nthreads != is->n_init)
+		return -1;
+	return m;
+}
+
+/* One line of pid 1's into out. */
 static void
-init_read(struct taskscan *ts, struct taskiter_scan *is, size_t *last,
+init_count(struct taskscan *ts, struct taskiter_scan *is,
+    const struct init_line *l, size_t *last, double mono, struct tasks *out)
+{
+	out->by_state[(unsigned char)l->st.state]++;
+	out->total++;
+	if (l->st.state == 'D')
+		blocked(ts, is, l->st.pid, 1, l->st.comm, l->kthread,
+		    INIT_PROC_ID, last, mono, out);
+}
+
+/* The threads of pid 1 as the /proc scan reads a process it lists anew
+ * (an open, a read and a close each), when there are too many to hold. */
+static void
+init_walk(struct taskscan *ts, struct taskiter_scan *is, size_t *last,
     double mono, struct tasks *out)
 {
 	_Alignas(8) char dents[4096];
-	char path[32], buf[512];
-	struct taskstat st;
+	char path[32], buf[STAT_READ];
+	struct init_line l;
 	struct dirent64 *d;
 	long n, off;
 	ssize_t r;
@@ -158,18 +278,44 @@ init_read(struct taskscan *ts, struct taskiter_scan *is, size_t *last,
 				continue;
 			r = pread(fd, buf, sizeof(buf), 0);
 			close(fd);
-			if (r <= 0 || taskstat_parse(buf, (size_t)r, &st, NULL) != 0)
+			if (r <= 0 || taskstat_parse(buf, (size_t)r, &l.st, NULL) != 0)
 				continue;
-			out->by_state[(unsigned char)st.state]++;
-			out->total++;
-			if (st.state == 'D')
-				blocked(ts, is, st.pid, 1, st.comm,
-				    (taskstat_field(buf, (size_t)r, 9) &
-				    PF_KTHREAD) != 0, INIT_PROC_ID, last, mono,
-				    out);
+			l.kthread = (taskstat_field(buf, (size_t)r, 9) &
+			    PF_KTHREAD) != 0;
+			init_count(ts, is, &l, last, mono, out);
 		}
 	}
 	close(dfd);
+}
+
+/* The threads of pid 1, from <root>/1/task, where the iterator hides it. */
+static void
+init_read(struct taskscan *ts, struct taskiter_scan *is, size_t *last,
+    double mono, struct tasks *out)
+{
+	struct init_line lines[INIT_HELD];
+	int m = -1;
+
+	/* Too many to hold: walked, and held again if fewer at a full
+	 * listing's beat. */
+	if (is->init_many && ts->scans % INIT_RETRY != 0) {
+		init_walk(ts, is, last, mono, out);
+		return;
+	}
+	if (is->init_listed)
+		m = init_lines(is, true, lines);
+	/* Listed again: what it reads then is what counts. */
+	if (m < 0) {
+		is->init_many = init_list(ts, is) == -E2BIG;
+		if (is->init_many) {
+			init_release(is);
+			init_walk(ts, is, last, mono, out);
+			return;
+		}
+		m = init_lines(is, false, lines);
+	}
+	for (int k = 0; k < m; k++)
+		init_count(ts, is, &lines[k], last, mono, out);
 }
 
 int
