@@ -166,15 +166,18 @@ feed_polled(struct feed *f, const struct pollfd *p, int n)
 
 /* When the live sample after the one just taken at taken (monotonic) is
  * due, the last one having been due at due: on the beat, at the interval
- * in force (a burst's while a PSI trigger fires), but never sooner than
- * FEED_BURST_SHARE of it after the one taken. A tick that ran late starts
- * the beat afresh rather than catch up, so that only a burst makes short
- * intervals (readers take those for one: feed_burst, report). */
+ * in force. Out of a burst, never sooner than FEED_BURST_SHARE of the
+ * interval after the one taken: a tick that ran late starts the beat
+ * afresh rather than catch up, so that only a burst makes short
+ * intervals (readers take those for one: report, replay). In a burst
+ * (a PSI trigger fired) a late tick is caught up, so its pace holds,
+ * unless it is an interval behind. */
 static inline double
 feed_next_due(const struct feed *f, double due, double taken)
 {
 	due += f->interval_now;
-	if (due < taken + FEED_BURST_SHARE * f->interval_now)
+	if (f->burst ? due < taken - f->interval_now :
+		       due < taken + FEED_BURST_SHARE * f->interval_now)
 		due = taken + f->interval_now;
 	return due;
 }
