@@ -54,6 +54,12 @@ struct metric_series {
 	int node;		/* with key and sub: what the row must hold, */
 	char key[VMSTAT_NAME_LEN];	/* checked in every sample so a row */
 	char sub[NAME_LEN];	/* that moved is never misread */
+	/* Found once a build (metrics-values.c): the check of its row that
+	 * series of the same row share, or -1; for a name, key's whole
+	 * words before the one with its NUL, and that word's mask. */
+	int check;
+	int key_words;
+	uint64_t key_mask;
 };
 
 /* What a set reads: a sample, the pagetypeinfo read in force (it is read

@@ -8,13 +8,31 @@ static const char fmt_num_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* Digits of v, at least min_digits of them (zeros first). */
+static const uint64_t fmt_num_pow10[20] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+	100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+	1000000000000ull, 10000000000000ull, 100000000000000ull,
+	1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+	1000000000000000000ull, 10000000000000000000ull,
+};
+
+/* How many digits v has: most of what export writes is small, so the
+ * count goes up from one. */
 static int
-fmt_num_digits(uint64_t v, int min_digits, char *dst)
+fmt_num_len(uint64_t v)
 {
-	char tmp[FMT_NUM_MAX];
-	char *p = tmp + sizeof(tmp);
-	int n;
+	int n = 1;
+
+	while (n < 20 && v >= fmt_num_pow10[n])
+		n++;
+	return n;
+}
+
+/* The n digits of v, written backwards from dst + n, two at a time. */
+static void
+fmt_num_put(uint64_t v, int n, char *dst)
+{
+	char *p = dst + n;
 
 	while (v >= 100) {
 		p -= 2;
@@ -27,47 +45,53 @@ fmt_num_digits(uint64_t v, int min_digits, char *dst)
 	} else {
 		*--p = (char)('0' + v);
 	}
-	while (tmp + sizeof(tmp) - p < min_digits)
-		*--p = '0';
-	n = (int)(tmp + sizeof(tmp) - p);
-	memcpy(dst, p, (size_t)n);
-	return n;
+	/* Leading zeros, when n is more than v's digits. */
+	if (p > dst)
+		memset(dst, '0', (size_t)(p - dst));
 }
 
 int
 fmt_num_u64(uint64_t v, char *dst)
 {
-	return fmt_num_digits(v, 1, dst);
+	int n;
+
+	if (v < 10) {
+		*dst = (char)('0' + v);
+		return 1;
+	}
+	n = fmt_num_len(v);
+	fmt_num_put(v, n, dst);
+	return n;
 }
 
 int
 fmt_num_i64(int64_t v, char *dst)
 {
 	if (v >= 0)
-		return fmt_num_digits((uint64_t)v, 1, dst);
+		return fmt_num_u64((uint64_t)v, dst);
 	*dst = '-';
-	return 1 + fmt_num_digits((uint64_t)0 - (uint64_t)v, 1, dst + 1);
+	return 1 + fmt_num_u64((uint64_t)0 - (uint64_t)v, dst + 1);
 }
 
 int
 fmt_num_fixed(int64_t v, int decimals, bool trim, char *dst)
 {
-	static const uint64_t pow10[19] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
-		1000000000000ull, 10000000000000ull, 100000000000000ull,
-		1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
-		1000000000000000000ull,
-	};
-	uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, frac;
+	uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, frac, whole;
 	int n = 0, d = decimals < 0 || decimals > 18 ? 0 : decimals;
 
 	if (v < 0)
 		dst[n++] = '-';
 	if (d == 0)
-		return n + fmt_num_digits(a, 1, dst + n);
-	frac = a % pow10[d];
-	n += fmt_num_digits(a / pow10[d], 1, dst + n);
+		return n + fmt_num_u64(a, dst + n);
+	/* Below one (ratios, indices) needs no division. */
+	if (a < fmt_num_pow10[d]) {
+		whole = 0;
+		frac = a;
+	} else {
+		whole = a / fmt_num_pow10[d];
+		frac = a - whole * fmt_num_pow10[d];
+	}
+	n += fmt_num_u64(whole, dst + n);
 	if (trim) {
 		if (frac == 0)
 			return n;
@@ -77,5 +101,6 @@ fmt_num_fixed(int64_t v, int decimals, bool trim, char *dst)
 		}
 	}
 	dst[n++] = '.';
-	return n + fmt_num_digits(frac, d, dst + n);
+	fmt_num_put(frac, d, dst + n);
+	return n + d;
 }
