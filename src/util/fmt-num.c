@@ -16,16 +16,14 @@ static const uint64_t fmt_num_pow10[20] = {
 	1000000000000000000ull, 10000000000000000000ull,
 };
 
-/* How many digits v has: most of what export writes is small, so the
- * count goes up from one. */
+/* How many digits v (10 or more) has: its bits times log10(2), and one
+ * more where that falls short. */
 static int
 fmt_num_len(uint64_t v)
 {
-	int n = 1;
+	int t = ((64 - __builtin_clzll(v)) * 1233) >> 12;
 
-	while (n < 20 && v >= fmt_num_pow10[n])
-		n++;
-	return n;
+	return t + (v >= fmt_num_pow10[t]);
 }
 
 /* The n digits of v, written backwards from dst + n, two at a time. */
@@ -104,3 +102,62 @@ fmt_num_fixed(int64_t v, int decimals, bool trim, char *dst)
 	fmt_num_put(frac, d, dst + n);
 	return n + d;
 }
+
+#ifdef __SIZEOF_INT128__
+int
+fmt_num_double(double v, int decimals, char *dst)
+{
+	uint64_t bits, mant, q, whole;
+	unsigned __int128 x, r, half;
+	int e, sh, n = 0;
+
+	if (decimals < 0 || decimals > 9)
+		return -1;
+	memcpy(&bits, &v, sizeof(bits));
+	e = (int)(bits >> 52 & 0x7ff);
+	mant = bits & (((uint64_t)1 << 52) - 1);
+	if (e == 0x7ff || (e == 0 && mant != 0))
+		return -1;	/* not finite, or subnormal */
+	if (e == 0) {
+		sh = 0;		/* zero */
+	} else {
+		mant |= (uint64_t)1 << 52;
+		/* |v| = mant * 2^-sh exactly; 2^53 and above is printf's. */
+		if ((sh = 1075 - e) < 0 || sh > 120)
+			return -1;
+	}
+	x = (unsigned __int128)mant * fmt_num_pow10[decimals];
+	if (sh == 0) {
+		if (x >> 63)
+			return -1;
+		q = (uint64_t)x;
+	} else {
+		if ((x >> sh) >> 63)
+			return -1;
+		q = (uint64_t)(x >> sh);
+		r = x - ((unsigned __int128)q << sh);
+		half = (unsigned __int128)1 << (sh - 1);
+		/* printf's rounding: to nearest, a tie to even. */
+		if (r > half || (r == half && (q & 1)))
+			q++;
+	}
+	if (bits >> 63)
+		dst[n++] = '-';
+	whole = q / fmt_num_pow10[decimals];
+	n += fmt_num_u64(whole, dst + n);
+	if (decimals == 0)
+		return n;
+	dst[n++] = '.';
+	fmt_num_put(q - whole * fmt_num_pow10[decimals], decimals, dst + n);
+	return n + decimals;
+}
+#else
+int
+fmt_num_double(double v, int decimals, char *dst)
+{
+	(void)v;
+	(void)decimals;
+	(void)dst;
+	return -1;
+}
+#endif
