@@ -123,29 +123,35 @@ json_escape_one(struct json *j, const char *s, size_t len)
 	return n;
 }
 
-/* Whether the n bytes at p are all plain (none NUL): eight at a time,
- * a word holding none below 0x20, none of 0x7f and up, no '"' and no
- * '\\'; the bytes past the last whole word one by one. */
+/* Whether the n bytes at p are all plain (none NUL): eight at a time, a
+ * word holding none below 0x20, none of 0x7f and up, no '"' and no '\\'.
+ * The caller has filled the bytes after them to the next multiple of 8
+ * with plain ones (json_copied). A borrow or carry between bytes comes
+ * only from a byte that is already not plain. */
 static bool
 json_all_plain(const char *p, size_t n)
 {
 	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-	size_t i = 0;
 
-	for (; i + 8 <= n; i += 8) {
-		uint64_t x, q, b;
+	for (size_t i = 0; i < n; i += 8) {
+		uint64_t x;
 
 		memcpy(&x, p + i, 8);
-		q = x ^ (ones * '"');
-		b = x ^ (ones * '\\');
-		if ((((x - ones * 0x20) & ~x) | (x + ones) | x | ((q - ones) & ~q) |
-		     ((b - ones) & ~b)) & high)
+		if (((x - ones * 0x20) | (x + ones) | x | ((x ^ (ones * '"')) - ones) |
+		     ((x ^ (ones * '\\')) - ones)) & high)
 			return false;
 	}
-	for (; i < n; i++)
-		if (!json_plain[(unsigned char)p[i]])
-			return false;
 	return true;
+}
+
+/* Copies the n bytes of s to p, and plain bytes after them to the next
+ * multiple of 8 (p has room): whether they were all plain. */
+static bool
+json_copied(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	memset(p + n, 'x', 8);
+	return json_all_plain(p, n);
 }
 
 /* JSON's own escapes: controls (C0, DEL and the C1 controls U+0080 to
@@ -158,12 +164,11 @@ json_escaped(struct json *j, const char *s)
 	size_t n = strlen(s);
 
 	/* Most strings are plain: copied whole, then checked where they lie. */
-	if (n + 2 <= JSON_BUF_SIZE) {
-		char *p = json_room(j, n + 2);
+	if (n + 10 <= JSON_BUF_SIZE) {
+		char *p = json_room(j, n + 10);
 
 		p[0] = '"';
-		memcpy(p + 1, s, n);
-		if (json_all_plain(p + 1, n)) {
+		if (json_copied(p + 1, s, n)) {
 			p[n + 1] = '"';
 			j->len += n + 2;
 			return;
@@ -195,14 +200,13 @@ json_key(struct json *j, const char *key)
 	size_t n = key ? strlen(key) : 0;
 
 	/* A plain key goes in whole with its comma, quotes and colon. */
-	if (key && n + 4 <= JSON_BUF_SIZE) {
-		char *p = json_room(j, n + 4);
+	if (key && n + 10 <= JSON_BUF_SIZE) {
+		char *p = json_room(j, n + 10);
 		size_t k = j->need_comma[j->depth];
 
 		p[0] = ',';
 		p[k] = '"';
-		memcpy(p + k + 1, key, n);
-		if (json_all_plain(p + k + 1, n)) {
+		if (json_copied(p + k + 1, key, n)) {
 			memcpy(p + k + 1 + n, "\":", 2);
 			j->len += k + n + 3;
 			j->need_comma[j->depth] = true;
