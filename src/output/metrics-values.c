@@ -299,10 +299,29 @@ series_value(struct metric_set *m, const struct metric_series *se, const struct 
 void
 metrics_values(struct metric_set *m, const struct metrics_input *in, int64_t *v)
 {
+	const struct sample *s = in->s;
+	const struct pagetypeinfo *pti = in->pti;
+	bool vm = sample_has(s, SRC_VMSTAT);
+
 	m->frag_done = 0;
 	m->cats_done = false;
 	for (int c = 0; c < m->n_check; c++)
 		m->check_ok[c] = check_row(&m->check[c], in);
-	for (int i = 0; i < m->n_ser; i++)
-		v[i] = series_value(m, &m->ser[i], in);
+	for (int i = 0; i < m->n_ser; i++) {
+		const struct metric_series *se = &m->ser[i];
+
+		/* The commonest kinds, as series_value() reads them, inline;
+		 * whatever they do not find, series_value() again. */
+		if (se->kind == MK_VMSTAT && vm && se->a < s->vm.n &&
+		    name_is(s->vm.e[se->a].name, se))
+			v[i] = clamp_u64(s->vm.e[se->a].value);
+		else if (se->kind == MK_PTI_FREE && pti && m->check_ok[se->check] &&
+			 se->b < pti->n_orders)
+			v[i] = pti->free[se->a].free[se->b];
+		else if (se->kind == MK_BUDDY_FREE && m->check_ok[se->check] &&
+			 se->b < s->buddy.n_orders)
+			v[i] = clamp_u64(s->buddy.zones[se->a].free[se->b]);
+		else
+			v[i] = series_value(m, se, in);
+	}
 }

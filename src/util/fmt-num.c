@@ -51,14 +51,27 @@ fmt_num_put(uint64_t v, int n, char *dst)
 int
 fmt_num_u64(uint64_t v, char *dst)
 {
+	char *p;
 	int n;
 
 	if (v < 10) {
 		*dst = (char)('0' + v);
 		return 1;
 	}
+	/* fmt_num_put() without the zeros, written out: export's commonest. */
 	n = fmt_num_len(v);
-	fmt_num_put(v, n, dst);
+	p = dst + n;
+	while (v >= 100) {
+		uint64_t q = v / 100;
+
+		p -= 2;
+		memcpy(p, fmt_num_pairs + (v - q * 100) * 2, 2);
+		v = q;
+	}
+	if (v >= 10)
+		memcpy(p - 2, fmt_num_pairs + v * 2, 2);
+	else
+		p[-1] = (char)('0' + v);
 	return n;
 }
 
