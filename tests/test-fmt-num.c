@@ -1,5 +1,7 @@
 /* src/util/fmt-num.h and the JSON writer against printf, which they replace in export. */
+#include <float.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +199,105 @@ test_json(void)
 	free(out);
 }
 
+
+/* fmt_num_double against printf: byte for byte where it answers. */
+static int
+check_double(double v, int d, int *fast)
+{
+	char want[512], got[FMT_NUM_MAX + 1];
+	int n = fmt_num_double(v, d, got);
+
+	if (n < 0)
+		return 0;
+	(*fast)++;
+	got[n] = '\0';
+	snprintf(want, sizeof(want), "%.*f", d, v);
+	if (strcmp(got, want) == 0 && n <= FMT_NUM_MAX)
+		return 0;
+	tap_ok(0, "fmt_num_double(%a, %d): '%s', want '%s'", v, d, got, want);
+	return 1;
+}
+
+static void
+test_double(void)
+{
+	static const double edge[] = {
+		0.0, -0.0, 0.5, 1.5, 2.5, -0.5, -2.5, 0.125, 0.375, 0.0005, 1.0005, -0.0004,
+		0.05, 0.95, 9.95, 99.5, 1e-9, 5e-10, 4e-10, 1796159577.2005, 1796159577.201,
+		39924.875, 39924.865, 9007199254740991.0, 9007199254740992.0, 1e300, -1e300,
+		DBL_MIN, DBL_MIN / 4, DBL_MAX, 1.0 / 3, 2.0 / 3, 123456789.987654321,
+	};
+	unsigned seed = 53;
+	int bad = 0, fast = 0, special = 0;
+	char got[FMT_NUM_MAX + 1];
+
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++)
+		for (int d = 0; d <= 9; d++) {
+			bad += check_double(edge[i], d, &fast);
+			bad += check_double(-edge[i], d, &fast);
+		}
+	/* What it must leave to printf. */
+	special += fmt_num_double(NAN, 3, got) < 0 && fmt_num_double(INFINITY, 3, got) < 0 &&
+		   fmt_num_double(DBL_MIN / 4, 3, got) < 0 && fmt_num_double(1e300, 3, got) < 0 &&
+		   fmt_num_double(1.5, 10, got) < 0 && fmt_num_double(1.5, -1, got) < 0;
+	for (int i = 0; i < 200000 && bad < 5; i++) {
+		/* Halves, quarters... of every size: ties to even. */
+		double tie = ldexp((double)(rand_r(&seed) % 100000), -(rand_r(&seed) % 24));
+		/* Every magnitude from 1e-12 to 1e16. */
+		double any = (double)rand_r(&seed) / RAND_MAX * pow(10, rand_r(&seed) % 29 - 12);
+
+		bad += check_double(rand_r(&seed) & 1 ? -tie : tie, rand_r(&seed) % 10, &fast);
+		bad += check_double(rand_r(&seed) & 1 ? -any : any, rand_r(&seed) % 10, &fast);
+	}
+	tap_ok(bad == 0 && special && fast > 300000, "double: as %%.*f of edges, ties, negative "
+	       "zero and 400,000 random values (%d written, not printf's); NaN, infinities, "
+	       "subnormals, 2^53 and up and decimals past 9 left to printf", fast);
+}
+
+/* A plain string is copied whole and checked a word at a time: each byte
+ * JSON escapes, at each place in the first three words, is still seen, in
+ * a key and in a value; the bytes next to them in value go as they are. */
+static void
+test_json_words(void)
+{
+	static const struct {
+		const char *bad, *esc;
+	} cases[] = {
+		{ "\x01", "\\u0001" }, { "\x1f", "\\u001f" }, { "\"", "\\\"" }, { "\\", "\\\\" },
+		{ "\x7f", "\\u007f" }, { "\x80", "\\ufffd" }, { "\xff", "\\ufffd" },
+		{ "\xc2\x85", "\\u0085" }, { "\n", "\\n" }, { " ", " " }, { "!", "!" },
+		{ "#", "#" }, { "[", "[" }, { "]", "]" }, { "~", "~" }, { "\xe2\x82\xac", "\xe2\x82\xac" },
+	};
+	int bad = 0;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		for (int at = 0; at < 24; at++) {
+			char in[64], esc[64], want[256], *out = NULL;
+			size_t size = 0;
+			FILE *f = open_memstream(&out, &size);
+			struct json j;
+
+			snprintf(in, sizeof(in), "%.*s%s%.*s", at, "abcdefghijklmnopqrstuvwx",
+				 cases[c].bad, 24 - at, "ABCDEFGHIJKLMNOPQRSTUVWX");
+			snprintf(esc, sizeof(esc), "%.*s%s%.*s", at, "abcdefghijklmnopqrstuvwx",
+				 cases[c].esc, 24 - at, "ABCDEFGHIJKLMNOPQRSTUVWX");
+			json_init(&j, f);
+			json_object_begin(&j, NULL);
+			json_u64(&j, "k", 1);
+			json_str(&j, in, in);
+			json_object_end(&j);
+			fclose(f);
+			snprintf(want, sizeof(want), "{\"k\":1,\"%s\":\"%s\"}", esc, esc);
+			if (!out || strcmp(out, want) != 0) {
+				if (!bad)
+					tap_ok(0, "json: '%s' gave '%s', want '%s'", in, out ? out : "", want);
+				bad++;
+			}
+			free(out);
+		}
+	tap_ok(bad == 0, "json: every escaped byte, at every place in a word, in keys and values");
+}
+
 int
 main(void)
 {
@@ -205,5 +306,7 @@ main(void)
 	test_integers();
 	test_metrics_value();
 	test_json();
+	test_double();
+	test_json_words();
 	return tap_done();
 }

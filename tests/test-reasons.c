@@ -13,6 +13,7 @@
 
 #include "fixture.h"
 #include "model/reasons.h"
+#include "model/taskgroups.h"
 #include "parse/stack.h"
 #include "tap.h"
 
@@ -645,6 +646,82 @@ test_categories(void)
 	tap_eq_str(wait_category_name(WAIT_COUNT), "unknown", "out of range");
 }
 
+
+/* Each group's category and reason are what the table gives its stack
+ * (or wchan) now. */
+static int
+groups_right(const struct tasks *t, const struct reasons *table, const struct task_groups *gs)
+{
+	static struct stack sc;
+	int bad = 0;
+
+	for (int i = 0; i < t->n_blocked; i++) {
+		const struct task_group *g = &gs->g[gs->of_task[i]];
+		const struct stack *s = t->b[i].stack >= 0 ? tasks_stack(t, t->b[i].stack, &sc) : NULL;
+		static const struct stack empty;
+		struct reason_match m;
+
+		reasons_match(table, s ? s : &empty, t->b[i].wchan, &m);
+		bad += g->category != m.category || strcmp(g->reason, m.reason) != 0;
+	}
+	return bad;
+}
+
+/* task_groups_build keeps the last stacks' matches from one build to
+ * the next: a stack that changed, a stack of another table, a task
+ * without a stack whose wchan changed and more stacks than it keeps are
+ * all matched again. */
+static void
+test_groups_memo(void)
+{
+	static const char *const frames[][4] = {
+		{ "jbd2_log_wait_commit", "ext4_sync_file", "do_fsync", NULL },
+		{ "folio_wait_bit_common", "filemap_get_pages", "filemap_read", NULL },
+		{ "kernel_clone", "__do_sys_vfork", "do_syscall_64", NULL },
+		{ "rwsem_down_write_slowpath", "down_write", "do_truncate", NULL },
+	};
+	static struct tasks t;
+	static struct task_groups gs;
+	static struct reasons *mine;
+	struct parse_error err;
+	char name[32];
+	int bad = 0, round;
+
+	if (!(mine = malloc(sizeof(*mine)))) {
+		tap_ok(0, "memory");
+		return;
+	}
+	*mine = sys;
+	parse_rules(mine, "99 other ext4_sync_file my own words\n", true, &err);
+	for (round = 0; round < 40; round++) {
+		const struct reasons *table = round % 5 == 4 ? mine : &sys;
+
+		tasks_stacks_clear(&t);
+		t.n_blocked = 3;
+		for (int k = 0; k < 3; k++) {
+			const char *f[5] = { frames[(round + k) % 4][0], frames[(round + k) % 4][1],
+					     frames[(round + k) % 4][2], NULL, NULL };
+
+			/* From round 10 on, a new stack each round: more than the memo holds. */
+			snprintf(name, sizeof(name), "made_up_%d", round);
+			if (round >= 10 && k == 1)
+				f[3] = name;
+			make_stack(&st, f);
+			t.b[k].stack = tasks_stack_add(&t, &st);
+			snprintf(t.b[k].wchan, sizeof(t.b[k].wchan), "%s", f[0]);
+		}
+		/* No stack: by wchan, which changes every other round. */
+		t.b[2].stack = -1;
+		snprintf(t.b[2].wchan, sizeof(t.b[2].wchan), "%s",
+			 round % 2 ? "jbd2_log_wait_commit" : "io_schedule");
+		task_groups_build(&t, table, 0, &gs);
+		bad += groups_right(&t, table, &gs);
+	}
+	tap_eq_int(bad, 0, "groups: 40 builds in a row, stacks and tables changing, each "
+		   "task's category and reason as matching now gives them");
+	free(mine);
+}
+
 int
 main(void)
 {
@@ -657,5 +734,6 @@ main(void)
 	test_fallback();
 	test_wchan();
 	test_categories();
+	test_groups_memo();
 	return tap_done();
 }

@@ -123,7 +123,9 @@ csv_row(const struct csv_cols *c, double wall, const int64_t *v, FILE *out)
 		int64_t x = v[c->ser[k]];
 
 		*p++ = ',';
-		if (x != METRIC_NONE)
+		if (x >= 0 && c->decimals[k] == 0)
+			p += fmt_num_u64((uint64_t)x, p);
+		else if (x != METRIC_NONE)
 			p = csv_value(p, x, c->decimals[k]);
 	}
 	*p++ = '\n';

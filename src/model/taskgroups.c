@@ -54,6 +54,30 @@ hash_str(const char *s)
 	return h;
 }
 
+static struct task_group_memo *
+memo_find(struct task_groups *gs, unsigned long sig, const struct reasons *rs)
+{
+	for (int i = 0; i < gs->n_memo && i < TASK_GROUPS_MEMO; i++)
+		if (gs->memo[i].sig == sig && gs->memo[i].rs == rs)
+			return &gs->memo[i];
+	return NULL;
+}
+
+static void
+memo_add(struct task_groups *gs, unsigned long sig, const struct reasons *rs,
+	 const struct task_group *g)
+{
+	struct task_group_memo *me = &gs->memo[(unsigned)gs->next_memo % TASK_GROUPS_MEMO];
+
+	me->sig = sig;
+	me->rs = rs;
+	me->category = g->category;
+	memcpy(me->reason, g->reason, sizeof(me->reason));
+	gs->next_memo = (int)(((unsigned)gs->next_memo + 1) % TASK_GROUPS_MEMO);
+	if (gs->n_memo < TASK_GROUPS_MEMO)
+		gs->n_memo++;
+}
+
 void
 task_groups_build(const struct tasks *t, const struct reasons *rs, double now,
 		  struct task_groups *out)
@@ -78,7 +102,10 @@ task_groups_build(const struct tasks *t, const struct reasons *rs, double now,
 			struct reason_match m;
 			static const struct stack empty;
 			static struct stack sc;
-			const struct stack *st = has ? tasks_stack(t, b->stack, &sc) : NULL;
+			const struct stack *st = NULL;
+			struct task_group_memo *me = NULL;
+			/* A stack of no frames is matched by its wchan. */
+			bool keep = !has || tasks_stack_frames(t, b->stack) > 0;
 
 			g = &out->g[out->n++];
 			memset(g, 0, sizeof(*g));
@@ -86,9 +113,18 @@ task_groups_build(const struct tasks *t, const struct reasons *rs, double now,
 			g->stack = b->stack;
 			g->oldest = i;
 			g->longest = -1;
-			reasons_match(rs, st ? st : &empty, b->wchan, &m);
-			g->category = m.category;
-			snprintf(g->reason, sizeof(g->reason), "%s", m.reason ? m.reason : "?");
+			if (keep && (me = memo_find(out, sig, rs))) {
+				g->category = me->category;
+				memcpy(g->reason, me->reason, sizeof(g->reason));
+			} else {
+				if (has)
+					st = tasks_stack(t, b->stack, &sc);
+				reasons_match(rs, st ? st : &empty, b->wchan, &m);
+				g->category = m.category;
+				snprintf(g->reason, sizeof(g->reason), "%s", m.reason ? m.reason : "?");
+				if (keep)
+					memo_add(out, sig, rs, g);
+			}
 		}
 		out->of_task[i] = k;
 		g->count++;

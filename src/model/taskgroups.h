@@ -20,16 +20,30 @@ struct task_group {
 	int oldest;			/* index into tasks.b of the longest-blocked task */
 };
 
+/* A stack's match kept from one build to the next, by signature. */
+#define TASK_GROUPS_MEMO	16
+struct task_group_memo {
+	unsigned long sig;
+	const struct reasons *rs;
+	enum wait_category category;
+	char reason[REASON_TEXT_LEN];
+};
+
 struct task_groups {
 	int n;
 	struct task_group g[TASKS_MAX_BLOCKED];
 	int n_tasks;
 	int of_task[TASKS_MAX_BLOCKED];	/* the group of each blocked task */
+	/* The last stacks matched (zeroed with the struct): a task blocked
+	 * over many samples is matched once, not at each (export). */
+	int n_memo, next_memo;
+	struct task_group_memo memo[TASK_GROUPS_MEMO];
 };
 
 enum task_groups_order { GROUPS_BY_COUNT, GROUPS_BY_LONGEST };
 
-/* Groups the blocked tasks of t at monotonic time now. Never allocates. */
+/* Groups the blocked tasks of t at monotonic time now. Never allocates.
+ * out is zeroed before its first build (it keeps matches between builds). */
 void task_groups_build(const struct tasks *t, const struct reasons *rs, double now,
 		       struct task_groups *out);
 /* Sorts the groups, keeping of_task right. */

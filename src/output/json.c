@@ -123,6 +123,37 @@ json_escape_one(struct json *j, const char *s, size_t len)
 	return n;
 }
 
+/* Whether the n bytes at p are all plain (none NUL): eight at a time, a
+ * word holding none below 0x20, none of 0x7f and up, no '"' and no '\\'.
+ * The caller has filled the bytes after them to the next multiple of 8
+ * with plain ones (json_copied). A borrow or carry between bytes comes
+ * only from a byte that is already not plain. */
+static bool
+json_all_plain(const char *p, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+
+	for (size_t i = 0; i < n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, p + i, 8);
+		if (((x - ones * 0x20) | (x + ones) | x | ((x ^ (ones * '"')) - ones) |
+		     ((x ^ (ones * '\\')) - ones)) & high)
+			return false;
+	}
+	return true;
+}
+
+/* Copies the n bytes of s to p, and plain bytes after them to the next
+ * multiple of 8 (p has room): whether they were all plain. */
+static bool
+json_copied(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	memset(p + n, 'x', 8);
+	return json_all_plain(p, n);
+}
+
 /* JSON's own escapes: controls (C0, DEL and the C1 controls U+0080 to
  * U+009F) as \u00XX, and a byte that is not valid UTF-8 as U+FFFD, so the
  * document is valid UTF-8 whatever a name holds. Plain bytes are copied
@@ -130,6 +161,19 @@ json_escape_one(struct json *j, const char *s, size_t len)
 static void
 json_escaped(struct json *j, const char *s)
 {
+	size_t n = strlen(s);
+
+	/* Most strings are plain: copied whole, then checked where they lie. */
+	if (n + 10 <= JSON_BUF_SIZE) {
+		char *p = json_room(j, n + 10);
+
+		p[0] = '"';
+		if (json_copied(p + 1, s, n)) {
+			p[n + 1] = '"';
+			j->len += n + 2;
+			return;
+		}
+	}
 	json_putc(j, '"');
 	for (;;) {
 		char *p = json_room(j, 64);
@@ -153,6 +197,22 @@ json_escaped(struct json *j, const char *s)
 static void
 json_key(struct json *j, const char *key)
 {
+	size_t n = key ? strlen(key) : 0;
+
+	/* A plain key goes in whole with its comma, quotes and colon. */
+	if (key && n + 10 <= JSON_BUF_SIZE) {
+		char *p = json_room(j, n + 10);
+		size_t k = j->need_comma[j->depth];
+
+		p[0] = ',';
+		p[k] = '"';
+		if (json_copied(p + k + 1, key, n)) {
+			memcpy(p + k + 1 + n, "\":", 2);
+			j->len += k + n + 3;
+			j->need_comma[j->depth] = true;
+			return;
+		}
+	}
 	if (j->need_comma[j->depth])
 		json_putc(j, ',');
 	j->need_comma[j->depth] = true;
@@ -259,11 +319,18 @@ json_fixed(struct json *j, const char *key, long long v, int scale)
 
 	/* As many digits as scale has zeros: 10^6 (the delays' seconds) has
 	 * 6, so that 1000 is 0.001000, not 0.1000. */
-	for (long long t = 1; t < scale && digits < 18; t *= 10)
+	long long t = 1;
+
+	for (; t < scale && digits < 18; t *= 10)
 		digits++;
+	json_key(j, key);
+	if (t == scale && digits > 0) {
+		j->len += (size_t)fmt_num_fixed(v, digits, false, json_room(j, FMT_NUM_MAX));
+		json_done(j);
+		return;
+	}
 	if (digits == 0)
 		digits = 1;
-	json_key(j, key);
 	/* As "%s%llu.%0*llu" of sign, a / scale, digits and a % scale. */
 	p = json_room(j, 2 * FMT_NUM_MAX + 2);
 	if (v < 0)
@@ -284,7 +351,9 @@ json_double(struct json *j, const char *key, double v, int decimals)
 	int n;
 
 	json_key(j, key);
-	if (isfinite(v) && (n = snprintf(buf, sizeof(buf), "%.*f", decimals, v)) > 0 &&
+	if ((n = fmt_num_double(v, decimals, json_room(j, FMT_NUM_MAX))) > 0)
+		j->len += (size_t)n;
+	else if (isfinite(v) && (n = snprintf(buf, sizeof(buf), "%.*f", decimals, v)) > 0 &&
 	    (size_t)n < sizeof(buf))
 		json_put(j, buf, (size_t)n);
 	else if (isfinite(v)) {

@@ -49,10 +49,28 @@ struct metric_set {
 	bool cats_done;
 	int cat_count[WAIT_COUNT];
 	double cat_longest[WAIT_COUNT];
+	/* The rows series check (zone and migratetype names), each once per
+	 * metrics_values() call. */
+	struct metric_check *check;
+	uint8_t *check_ok;
+	int n_check, cap_check;
 	/* The probe fallback pairs seen nonzero: a bit per taken type,
 	 * [order][asked] (metrics_note). */
 	uint8_t fb_seen[PROBE_ORDERS][PROBE_MIGRATETYPES];
 };
+
+/* What a row must hold for its series to be read from it: the node, zone
+ * and migratetype a set was built with. */
+struct metric_check {
+	int kind;		/* MK_BUDDY_FREE (any buddyinfo kind), MK_PTI_FREE,
+				 * MK_PTI_BLOCKS or MK_ZONE */
+	int a, b;		/* the row; the migratetype of a blocks row */
+	const struct metric_series *se;	/* the first series of it: node, key, sub */
+};
+
+/* Finds the checks of a set just built (metrics-values.c); allocates
+ * them. 0, or -ENOMEM. */
+int metrics_values_plan(struct metric_set *m);
 
 /* The catalogue's builders (metrics.c), for metrics-probes.c. */
 struct metric_family *metrics_fam_add(struct metric_set *m, const char *name,

@@ -8,6 +8,8 @@
 #include "output/metrics.h"
 #include "output/metrics-int.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool
@@ -22,14 +24,141 @@ clamp_u64(uint64_t v)
 	return v > (uint64_t)METRICS_VALUE_MAX ? METRICS_VALUE_MAX : (int64_t)v;
 }
 
+/* ---- the checks, found once a build ---- */
+
+/* The kind of check a series of kind k needs, or -1. */
+static int
+check_kind(int k)
+{
+	switch (k) {
+	case MK_BUDDY_FREE:
+	case MK_UNUSABLE:
+	case MK_EXTFRAG:
+		return MK_BUDDY_FREE;
+	case MK_PTI_FREE:
+	case MK_PTI_BLOCKS:
+	case MK_ZONE:
+		return k;
+	}
+	return -1;
+}
+
+static bool
+check_same(const struct metric_check *c, int kind, const struct metric_series *se)
+{
+	return c->kind == kind && c->a == se->a && (kind != MK_PTI_BLOCKS || c->b == se->b) &&
+	    c->se->node == se->node && strcmp(c->se->key, se->key) == 0 &&
+	    strcmp(c->se->sub, se->sub) == 0;
+}
+
+/* key is zero-filled past its NUL (ser_add clears a series): its words
+ * before the one holding the NUL compare whole, that one under a mask
+ * that keeps the bytes up to the NUL. */
+static void
+plan_name(struct metric_series *se)
+{
+	size_t len = strnlen(se->key, sizeof(se->key) - 1);
+	unsigned char mask[8] = { 0 };
+
+	memset(mask, 0xff, len % 8 + 1);
+	se->key_words = (int)(len / 8);
+	memcpy(&se->key_mask, mask, sizeof(se->key_mask));
+}
+
+int
+metrics_values_plan(struct metric_set *m)
+{
+	m->n_check = 0;
+	if (m->cap_check < m->n_ser) {
+		struct metric_check *c = realloc(m->check, (size_t)m->n_ser * sizeof(*c));
+		uint8_t *ok = c ? realloc(m->check_ok, (size_t)m->n_ser) : NULL;
+
+		if (c)
+			m->check = c;
+		if (!c || !ok)
+			return -ENOMEM;
+		m->check_ok = ok;
+		m->cap_check = m->n_ser;
+	}
+	for (int i = 0; i < m->n_ser; i++) {
+		struct metric_series *se = &m->ser[i];
+		int kind = check_kind(se->kind), c;
+
+		se->check = -1;
+		if (se->kind == MK_VMSTAT || se->kind == MK_MEMINFO)
+			plan_name(se);
+		if (kind < 0)
+			continue;
+		/* The series of a row are next to each other: the last
+		 * checks are the likely ones. */
+		for (c = m->n_check - 1; c >= 0 && c >= m->n_check - 64; c--)
+			if (check_same(&m->check[c], kind, se))
+				break;
+		if (c < 0 || c < m->n_check - 64) {
+			c = m->n_check++;
+			m->check[c] = (struct metric_check){ .kind = kind, .a = se->a, .b = se->b,
+							     .se = se };
+		}
+		se->check = c;
+	}
+	return 0;
+}
+
+/* Whether the row of check c holds in in what its series were built from. */
+static bool
+check_row(const struct metric_check *c, const struct metrics_input *in)
+{
+	const struct sample *s = in->s;
+	const struct metric_series *se = c->se;
+	const struct pagetypeinfo *pti = in->pti;
+
+	switch (c->kind) {
+	case MK_BUDDY_FREE:
+		return sample_has(s, SRC_BUDDYINFO) && c->a < s->buddy.n_zones &&
+		    zone_is(se, s->buddy.zones[c->a].node, s->buddy.zones[c->a].zone);
+	case MK_PTI_FREE:
+		return pti && c->a < pti->n_free &&
+		    zone_is(se, pti->free[c->a].node, pti->free[c->a].zone) &&
+		    strcmp(pti->types[pti->free[c->a].type], se->sub) == 0;
+	case MK_PTI_BLOCKS:
+		return pti && c->a < pti->n_blocks && c->b < pti->n_types &&
+		    zone_is(se, pti->blocks[c->a].node, pti->blocks[c->a].zone) &&
+		    strcmp(pti->types[c->b], se->sub) == 0;
+	case MK_ZONE:
+		return sample_has(s, SRC_ZONEINFO) && c->a < s->zi.n_zones &&
+		    zone_is(se, s->zi.zones[c->a].node, s->zi.zones[c->a].zone);
+	}
+	return false;
+}
+
+/* strcmp(name, se->key) == 0, a word at a time: name is an array of whole
+ * words at least as long as the key's (vmstat and meminfo names). */
+static bool
+name_is(const char *name, const struct metric_series *se)
+{
+	uint64_t a, b;
+	int w;
+
+	for (w = 0; w < se->key_words; w++) {
+		memcpy(&a, name + 8 * w, 8);
+		memcpy(&b, se->key + 8 * w, 8);
+		if (a != b)
+			return false;
+	}
+	memcpy(&a, name + 8 * w, 8);
+	memcpy(&b, se->key + 8 * w, 8);
+	return (a & se->key_mask) == b;
+}
+
+/* ---- values ---- */
+
 static int64_t
 buddy_value(struct metric_set *m, const struct metric_series *se, const struct sample *s)
 {
 	const struct buddyinfo *bi = &s->buddy;
 	const struct frag *fr;
 
-	if (!sample_has(s, SRC_BUDDYINFO) || se->a >= bi->n_zones || se->b >= bi->n_orders ||
-	    !zone_is(se, bi->zones[se->a].node, bi->zones[se->a].zone))
+	if (!m->check_ok[se->check] || se->b >= bi->n_orders)
 		return METRIC_NONE;
 	if (se->kind == MK_BUDDY_FREE)
 		return clamp_u64(bi->zones[se->a].free[se->b]);
@@ -42,7 +171,7 @@ buddy_value(struct metric_set *m, const struct metric_series *se, const struct s
 }
 
 static int64_t
-pti_value(const struct metric_series *se, const struct metrics_input *in)
+pti_value(struct metric_set *m, const struct metric_series *se, const struct metrics_input *in)
 {
 	const struct pagetypeinfo *pti = in->pti;
 
@@ -50,18 +179,10 @@ pti_value(const struct metric_series *se, const struct metrics_input *in)
 		return METRIC_NONE;
 	if (se->kind == MK_PTI_TIME)
 		return (int64_t)(in->pti_wall * 1000 + 0.5);
-	if (se->kind == MK_PTI_FREE) {
-		const struct pagetypeinfo_free *row = &pti->free[se->a];
-
-		if (se->a >= pti->n_free || se->b >= pti->n_orders ||
-		    !zone_is(se, row->node, row->zone) || strcmp(pti->types[row->type], se->sub))
-			return METRIC_NONE;
-		return row->free[se->b];
-	}
-	if (se->a >= pti->n_blocks || se->b >= pti->n_types ||
-	    !zone_is(se, pti->blocks[se->a].node, pti->blocks[se->a].zone) ||
-	    strcmp(pti->types[se->b], se->sub))
+	if (!m->check_ok[se->check])
 		return METRIC_NONE;
+	if (se->kind == MK_PTI_FREE)
+		return se->b >= pti->n_orders ? METRIC_NONE : pti->free[se->a].free[se->b];
 	return clamp_u64(pti->blocks[se->a].count[se->b]);
 }
 
@@ -73,14 +194,18 @@ named_value(const struct metric_series *se, const struct sample *s)
 	if (se->kind == MK_VMSTAT) {
 		if (!sample_has(s, SRC_VMSTAT))
 			return METRIC_NONE;
-		if (se->a < s->vm.n && strcmp(s->vm.e[se->a].name, se->key) == 0)
+		if (se->a < s->vm.n && name_is(s->vm.e[se->a].name, se))
 			return clamp_u64(s->vm.e[se->a].value);
 		return vmstat_get(&s->vm, se->key, &v) ? clamp_u64(v) : METRIC_NONE;
 	}
 	if (!sample_has(s, SRC_MEMINFO))
 		return METRIC_NONE;
-	for (int i = se->a < s->mem.n && strcmp(s->mem.e[se->a].name, se->key) == 0 ? se->a : 0;
-	     i < s->mem.n; i++)
+	if (se->a < s->mem.n && name_is(s->mem.e[se->a].name, se)) {
+		const struct meminfo_entry *e = &s->mem.e[se->a];
+
+		return clamp_u64(e->kb ? e->value * 1024 : e->value);
+	}
+	for (int i = 0; i < s->mem.n; i++)
 		if (strcmp(s->mem.e[i].name, se->key) == 0)
 			return clamp_u64(s->mem.e[i].kb ? s->mem.e[i].value * 1024 : s->mem.e[i].value);
 	return METRIC_NONE;
@@ -130,11 +255,9 @@ series_value(struct metric_set *m, const struct metric_series *se, const struct 
 	case MK_PTI_FREE:
 	case MK_PTI_BLOCKS:
 	case MK_PTI_TIME:
-		return pti_value(se, in);
+		return pti_value(m, se, in);
 	case MK_ZONE:
-		if (!sample_has(s, SRC_ZONEINFO) || se->a >= s->zi.n_zones ||
-		    !zone_is(se, s->zi.zones[se->a].node, s->zi.zones[se->a].zone) ||
-		    !(s->zi.zones[se->a].has & (1u << se->b)))
+		if (!m->check_ok[se->check] || !(s->zi.zones[se->a].has & (1u << se->b)))
 			return METRIC_NONE;
 		return clamp_u64(s->zi.zones[se->a].v[se->b] *
 				 (uint64_t)(s->page_size > 0 ? s->page_size : 4096));
@@ -176,8 +299,29 @@ series_value(struct metric_set *m, const struct metric_series *se, const struct 
 void
 metrics_values(struct metric_set *m, const struct metrics_input *in, int64_t *v)
 {
+	const struct sample *s = in->s;
+	const struct pagetypeinfo *pti = in->pti;
+	bool vm = sample_has(s, SRC_VMSTAT);
+
 	m->frag_done = 0;
 	m->cats_done = false;
-	for (int i = 0; i < m->n_ser; i++)
-		v[i] = series_value(m, &m->ser[i], in);
+	for (int c = 0; c < m->n_check; c++)
+		m->check_ok[c] = check_row(&m->check[c], in);
+	for (int i = 0; i < m->n_ser; i++) {
+		const struct metric_series *se = &m->ser[i];
+
+		/* The commonest kinds, as series_value() reads them, inline;
+		 * whatever they do not find, series_value() again. */
+		if (se->kind == MK_VMSTAT && vm && se->a < s->vm.n &&
+		    name_is(s->vm.e[se->a].name, se))
+			v[i] = clamp_u64(s->vm.e[se->a].value);
+		else if (se->kind == MK_PTI_FREE && pti && m->check_ok[se->check] &&
+			 se->b < pti->n_orders)
+			v[i] = pti->free[se->a].free[se->b];
+		else if (se->kind == MK_BUDDY_FREE && m->check_ok[se->check] &&
+			 se->b < s->buddy.n_orders)
+			v[i] = clamp_u64(s->buddy.zones[se->a].free[se->b]);
+		else
+			v[i] = series_value(m, se, in);
+	}
 }

@@ -66,6 +66,8 @@ metrics_free(struct metric_set *m)
 	free(m->fam);
 	free(m->ser);
 	free(m->vals);
+	free(m->check);
+	free(m->check_ok);
 	free(m);
 }
 
@@ -574,8 +576,23 @@ build_tasks(struct metric_set *m)
 	}
 }
 
+static int build(struct metric_set *m, const struct metrics_input *in, unsigned mask);
+
 int
 metrics_build(struct metric_set *m, const struct metrics_input *in, unsigned mask)
+{
+	int rc = build(m, in, mask);
+
+	/* Without its checks a set reads nothing. */
+	if (metrics_values_plan(m) < 0) {
+		m->n_fam = m->n_ser = 0;
+		rc = -ENOMEM;
+	}
+	return rc;
+}
+
+static int
+build(struct metric_set *m, const struct metrics_input *in, unsigned mask)
 {
 	const struct sample *s = in->s;
 	struct metric_series *se;

@@ -41,19 +41,27 @@ struct metric_family {
 	int first, n;		/* its series in the set */
 };
 
+/* What metrics_values() reads of every series comes first, together; the
+ * names for the text formats after. */
 struct metric_series {
-	int family;
-	char labels[128];	/* node="0",zone="Normal",order="3"; "" for none */
-	char column[128];	/* for CSV: buddyinfo_free_blocks.0.Normal.3 */
 	int kind;		/* where the value is: see metrics-int.h */
 	int a, b, c;		/* row, order, type, field... by kind */
-	int decimals;
-	const char *suffix;	/* NULL: the type's ("_total" for a counter);
-				 * "_bucket", "_sum", "_count", "_created" */
-	unsigned where;		/* METRIC_NOT_CSV... */
+	/* Found once a build (metrics-values.c): the check of its row that
+	 * series of the same row share, or -1; for a name, key's whole
+	 * words before the one with its NUL, and that word's mask. */
+	int check;
+	int key_words;
+	uint64_t key_mask;
 	int node;		/* with key and sub: what the row must hold, */
 	char key[VMSTAT_NAME_LEN];	/* checked in every sample so a row */
 	char sub[NAME_LEN];	/* that moved is never misread */
+	int decimals;
+	int family;
+	const char *suffix;	/* NULL: the type's ("_total" for a counter);
+				 * "_bucket", "_sum", "_count", "_created" */
+	unsigned where;		/* METRIC_NOT_CSV... */
+	char labels[128];	/* node="0",zone="Normal",order="3"; "" for none */
+	char column[128];	/* for CSV: buddyinfo_free_blocks.0.Normal.3 */
 };
 
 /* What a set reads: a sample, the pagetypeinfo read in force (it is read

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include <stdio.h>
+#include <string.h>
 
 #include "model/counters.h"
 #include "model/frag.h"
@@ -178,12 +179,37 @@ json_reclaim(struct json *j, const struct vmstat *vm)
 	json_object_end(j);
 }
 
+/* The function names of stack i of t, as stack_unpack() cuts them (at a
+ * tab, a NUL or the field's size), read from the packed bytes without
+ * unpacking the rest: export writes them for every blocked task. */
+static void
+json_stack_funcs(struct json *j, const struct tasks *t, int i)
+{
+	char func[STACK_FUNC_LEN];
+	size_t len, at = 0;
+	const char *p = tasks_stack_packed(t, i, &len);
+
+	for (int n = 0; p && at < len && n < STACK_MAX_FRAMES; n++) {
+		size_t end = at, tab, k;
+
+		while (end < len && p[end] != '\n')
+			end++;
+		for (tab = at; tab < end && p[tab] != '\t'; tab++)
+			;
+		k = strnlen(p + at, tab - at);
+		if (k > sizeof(func) - 1)
+			k = sizeof(func) - 1;
+		memcpy(func, p + at, k);
+		func[k] = '\0';
+		json_str(j, NULL, func);
+		at = end + 1;
+	}
+}
+
 static void
 json_tasks(struct json *j, const struct tasks *t, const struct task_groups *groups, double now)
 {
 	char letter[2] = "";
-	struct stack sc;
-	const struct stack *st;
 
 	json_object_begin(j, "tasks");
 	json_u64(j, "threads", t->total);
@@ -213,9 +239,7 @@ json_tasks(struct json *j, const struct tasks *t, const struct task_groups *grou
 		json_str(j, "state", letter);
 		json_str(j, "wchan", b->wchan);
 		json_array_begin(j, "stack");
-		st = tasks_stack(t, b->stack, &sc);
-		for (int f = 0; st != NULL && f < st->n; f++)
-			json_str(j, NULL, st->f[f].func);
+		json_stack_funcs(j, t, b->stack);
 		json_array_end(j);
 		if (b->stack < 0)
 			json_str(j, "stack_missing", task_stack_missing_text(b->stack_why));

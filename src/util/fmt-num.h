@@ -22,5 +22,12 @@ int fmt_num_i64(int64_t v, char *dst);
  * its digits ("1.000").
  */
 int fmt_num_fixed(int64_t v, int decimals, bool trim, char *dst);
+/*
+ * As "%.*f" with decimals 0 to 9, byte for byte (the exact binary value,
+ * rounded to nearest with ties to even, and the sign of a negative zero),
+ * for a finite v below 2^53 in magnitude that is not subnormal; -1 for
+ * any other, which is printf's to write.
+ */
+int fmt_num_double(double v, int decimals, char *dst);
 
 #endif
