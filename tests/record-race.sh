@@ -48,10 +48,18 @@ check_eq "the victim is still owned by root, mode 644" "$(stat -c '%U %a' $T/vic
 
 # What the recorder does open.
 mkfifo $T/f
-cat $T/f > $T/f.out &
+# The reader has it open before the recorder comes (it refuses a FIFO
+# nobody reads), and gives up if the recorder never does.
+timeout 20 cat $T/f > $T/f.out &
+catpid=$!
+i=0
+while [ $i -lt 100 ] && ! ls -l /proc/$(pgrep -P $catpid)/fd 2>/dev/null | grep -q " $T/f\$"; do
+	sleep 0.05; i=$((i + 1))
+done
 timeout 5 $PAGETOP record --proc-root $T/root -o $T/f -d 0.1 --duration 0.3 2>$T/err
-check_eq "a FIFO named itself is still recorded to" "$?" 0
-wait
+st=$?
+check_eq "a FIFO named itself is still recorded to ($(tail -1 $T/err))" "$st" 0
+wait $catpid
 check_match "the FIFO's reader got a recording" "$($PAGETOP dump --info $T/f.out 2>&1)" "samples"
 ln -s $T/f $T/link
 check_fails "a symlink to a FIFO is refused" timeout 5 $PAGETOP record --proc-root $T/root -o $T/link --duration 0.2
