@@ -1,8 +1,9 @@
 #!/bin/sh
 # Loading BPF costs the dashboard no peak memory (issue 16): libbpf parses
 # the kernel's BTF (megabytes) in a short-lived child, so `pagetop record`
-# and the dashboard, probes and task iterator on, stay under 9 MB VmHWM
-# (16.6 MB when they loaded in-process), and the probes still count.
+# and the dashboard, probes and task iterator on, stay under 8 MB VmHWM
+# (16.6 MB when they loaded in-process; 5.5 to 6.9 MB here, the shared
+# libraries' pages moving it by a megabyte), and the probes still count.
 set -u
 . "$TESTLIB"
 T=$TMPDIR_TEST
@@ -12,7 +13,7 @@ skip_all() { ok "probes memory # SKIP $1"; done_testing; exit 0; }
 [ -r /sys/kernel/btf/vmlinux ] || skip_all "kernel has no BTF"
 # Sanitizers' shadow memory counts in VmHWM: the bound means nothing there.
 [ "${SANITIZED:-no}" = yes ] && skip_all "VmHWM under a sanitizer"
-LIMIT_KB=9216
+LIMIT_KB=8192
 hwm() { awk '/^VmHWM:/ { print $2 }' /proc/$1/status; }
 
 $PAGETOP record -o $T/r.ptrec -d 0.5 --duration 4 > $T/rec.out 2> $T/rec.err &

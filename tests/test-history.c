@@ -269,6 +269,10 @@ rt_push(struct history *h, int i, unsigned *seed)
 	make(i, scan, 0, (uint64_t)(rand_r(seed) % 200000));
 	strcpy(s.mem.e[1].name, "Dirty");
 	s.mem.e[1].value = (uint64_t)rand_r(seed) * 1000;
+	/* Now and then a difference too large for a packed token (the
+	 * escape), into and out of it. */
+	if (i % 13 == 0)
+		s.mem.e[1].value = UINT64_C(0x8000000000000000) + (uint64_t)i;
 	s.mem.n = 2;
 	s.status[SRC_ZONEINFO].err = 0;
 	s.zi.n_zones = 1;

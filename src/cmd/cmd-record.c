@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <malloc.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -108,6 +109,11 @@ cmd_record_exec(int argc, char **argv)
 		cmd_say("record: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	/* As the dashboard (cmd-dashboard.c): 16 KB blocks and up mapped
+	 * each of their own, untouched where calloc() did not use them, and
+	 * one arena for the writer thread too. */
+	mallopt(M_MMAP_THRESHOLD, 16 * 1024);
+	mallopt(M_ARENA_MAX, 1);
 	/* A malformed table is bad input: said before recording anything. */
 	if (!(f = cmd_live_open(&lo, NULL)))
 		return 1;

@@ -2,8 +2,9 @@
  * How the history packs its entries. The ring's memory is blocks of
  * HIST_BLOCK entries; an entry is its counters' increases and its PSI
  * stall increases as varints, then the figures of its moment (struct
- * hist_moment) as zigzag varints of their differences from the entry
- * before in the same block. A block starts from zeros, so any entry
+ * hist_moment) as their differences from the entry before in the same
+ * block, in runs (put_diffs: most figures do not move from one tick to
+ * the next, the probes' above all). A block starts from zeros, so any entry
  * unpacks from its block's first; the last one unpacked is kept (h->cur),
  * so a chart that walks forward pays one entry a step.
  */
@@ -21,7 +22,7 @@ hist_entry_max(const struct hist_shape *sh)
 	    (size_t)sh->n_zones * (size_t)sh->n_orders + (size_t)sh->n_zones * WM_COUNT +
 	    1 + (M_PR_END - M_PR_WHY);
 
-	return nums * VARINT_MAX;
+	return nums * (VARINT_MAX + 1);	/* a difference may take an escape */
 }
 
 /* How many of a moment's numbers this shape uses: up to the zones, then
@@ -41,6 +42,58 @@ probes_end(uint64_t state)
 	return state == PROBES_UNAVAILABLE ? M_PR_STALL : M_PR_WHY;
 }
 
+/*
+ * The differences of figures [from, to) of m from prev's, as varint tokens:
+ * an even token 2k is k figures that did not move, an odd one 2(z-1)+1 a
+ * figure's zigzagged difference z (never 0), and 0 an escape for a z too
+ * large for that, followed by z. A run of unmoved figures costs one byte
+ * where each cost one, and a moved one a bit more.
+ */
+static size_t
+put_diffs(uint8_t *p, const uint64_t *m, const uint64_t *prev, size_t from, size_t to)
+{
+	size_t n = 0, still = 0;
+
+	for (size_t i = from; i < to; i++) {
+		uint64_t z = zigzag((int64_t)(m[i] - prev[i]));
+
+		if (z == 0) {
+			still++;
+			continue;
+		}
+		if (still > 0)
+			n += varint_put(p + n, (uint64_t)still * 2);
+		still = 0;
+		if (z - 1 < UINT64_C(1) << 63) {
+			n += varint_put(p + n, (z - 1) * 2 + 1);
+		} else {
+			p[n++] = 0;
+			n += varint_put(p + n, z);
+		}
+	}
+	if (still > 0)
+		n += varint_put(p + n, (uint64_t)still * 2);
+	return n;
+}
+
+/* Adds the differences put_diffs() wrote at *p to m[from, to). */
+static void
+get_diffs(const uint8_t **p, uint64_t *m, size_t from, size_t to)
+{
+	size_t i = from;
+
+	while (i < to) {
+		uint64_t t = varint_get(p);
+
+		if (t == 0)
+			m[i++] += (uint64_t)unzigzag(varint_get(p));
+		else if (t & 1)
+			m[i++] += (uint64_t)unzigzag((t >> 1) + 1);
+		else
+			i += t / 2 < to - i ? (size_t)(t / 2) : to - i;
+	}
+}
+
 /* Appends the moment's figures to p as differences from prev's. */
 static size_t
 put_moment(uint8_t *p, const struct hist_moment *m, const struct hist_moment *prev,
@@ -48,15 +101,13 @@ put_moment(uint8_t *p, const struct hist_moment *m, const struct hist_moment *pr
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < moment_len(sh); i++)
-		n += varint_put(p + n, zigzag((int64_t)(m->v[i] - prev->v[i])));
-	for (size_t i = M_WMARK; i < M_WMARK + (size_t)sh->n_zones * WM_COUNT; i++)
-		n += varint_put(p + n, zigzag((int64_t)(m->v[i] - prev->v[i])));
+	n += put_diffs(p + n, m->v, prev->v, 0, moment_len(sh));
+	n += put_diffs(p + n, m->v, prev->v, M_WMARK,
+		       M_WMARK + (size_t)sh->n_zones * WM_COUNT);
 	/* The probes: the state, then only what it has (the push left the
 	 * rest 0, as get_moment() makes it). */
 	p[n++] = (uint8_t)m->v[M_PR_STATE];
-	for (size_t i = M_PR_WHY; i < probes_end(m->v[M_PR_STATE]); i++)
-		n += varint_put(p + n, zigzag((int64_t)(m->v[i] - prev->v[i])));
+	n += put_diffs(p + n, m->v, prev->v, M_PR_WHY, probes_end(m->v[M_PR_STATE]));
 	return n;
 }
 
@@ -64,13 +115,10 @@ put_moment(uint8_t *p, const struct hist_moment *m, const struct hist_moment *pr
 static void
 get_moment(const uint8_t *p, struct hist_moment *m, const struct hist_shape *sh)
 {
-	for (size_t i = 0; i < moment_len(sh); i++)
-		m->v[i] += (uint64_t)unzigzag(varint_get(&p));
-	for (size_t i = M_WMARK; i < M_WMARK + (size_t)sh->n_zones * WM_COUNT; i++)
-		m->v[i] += (uint64_t)unzigzag(varint_get(&p));
+	get_diffs(&p, m->v, 0, moment_len(sh));
+	get_diffs(&p, m->v, M_WMARK, M_WMARK + (size_t)sh->n_zones * WM_COUNT);
 	m->v[M_PR_STATE] = *p++;
-	for (size_t i = M_PR_WHY; i < probes_end(m->v[M_PR_STATE]); i++)
-		m->v[i] += (uint64_t)unzigzag(varint_get(&p));
+	get_diffs(&p, m->v, M_PR_WHY, probes_end(m->v[M_PR_STATE]));
 	for (size_t i = probes_end(m->v[M_PR_STATE]); i < M_PR_END; i++)
 		m->v[i] = 0;
 }

@@ -128,10 +128,11 @@ struct hist_probes;
 /*
  * Entries are packed (history-pack.c): counters as varint increases, and the
  * figures of the moment (meminfo, PSI averages, tasks, buddyinfo,
- * watermarks) as varint differences from the entry before in the same
- * block of HIST_BLOCK entries. Each block's region is sized for the worst
- * case but only the bytes written are ever touched, so the resident
- * memory is what the entries need: about 200 bytes each.
+ * watermarks, probes) as varint differences from the entry before in the
+ * same block of HIST_BLOCK entries, figures that did not move in runs.
+ * Each block's region is sized for the worst case but only the bytes
+ * written are ever touched, so the resident memory is what the entries
+ * need: about 100 bytes each (370 when every figure took a byte).
  */
 #define HIST_BLOCK	128
 

@@ -3,7 +3,8 @@
  *
  * The queue is a ring of bytes: each entry is a struct entry followed by
  * the sample's bytes or the mark's text. Positions grow without wrapping
- * (64 bits); an entry may straddle the ring's end. The pusher adds at the
+ * (64 bits) until the writer empties it, when both go back to 0; an
+ * entry may straddle the ring's end. The pusher adds at the
  * tail and, when there is no room, drops whole entries at the head. The
  * writer takes the head entry out under the lock and then works without
  * it, so the lock is only ever held to copy one entry.
@@ -31,7 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define QUEUE_DEFAULT	(1u << 20)	/* minutes of samples (deltas are 1-3 KB); all of it is touched on a long run */
+#define QUEUE_DEFAULT	(1u << 20)	/* minutes of samples (deltas are 1-3 KB), touched only as deep as it fills */
 #define FLUSH_DEFAULT	5.0
 
 enum entry_kind { ENTRY_SAMPLE, ENTRY_MARK };
@@ -336,6 +337,12 @@ recorder_main(void *arg)
 			rec->head += sizeof(e) + e.len;
 			if (e.kind == ENTRY_SAMPLE)
 				rec->queued--;
+			/* Emptied: the next entry goes at the ring's start
+			 * again, so that only as much of it is touched as was
+			 * ever queued at once. The last keyframe is behind
+			 * the head, as it was. */
+			if (rec->head == rec->tail)
+				rec->head = rec->tail = rec->last_key = 0;
 			rec->work_mono = e.mono;
 		} else if (rec->stopping)
 			break;

@@ -10,8 +10,10 @@
  */
 #include "ptrec/codec-predict.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct rule {
@@ -255,54 +257,101 @@ names_keep(struct names_kept *k, const char *base, size_t stride, size_t len,
 	k->n = n;
 }
 
-static _Thread_local struct {
+/* The rules last resolved, per thread. 80 KB: a static TLS block that
+ * size is copied into every thread as it starts, whether it codes or
+ * not, so a thread allocates its own at its first call, and frees it as
+ * it ends. NULL (out of memory): resolved at each call. */
+struct kept {
 	struct names_kept vn;		/* predict_vmstat's */
 	bool zones;
 	struct predict vp;
 	struct names_kept mn, mvn;	/* predict_meminfo's: meminfo, vmstat */
 	bool with_v;
 	struct predict mp;
-} kept = { .vn.n = -1, .mn.n = -1, .mvn.n = -1 };
+};
+
+static _Thread_local struct kept *kept_mine;
+/* Without one (out of memory): resolved at each call, into these. */
+static _Thread_local struct predict unkept_vp, unkept_mp;
+static pthread_key_t kept_key;
+static bool kept_key_ok;
+static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
+
+static void
+kept_key_init(void)
+{
+	kept_key_ok = pthread_key_create(&kept_key, free) == 0;
+}
+
+static struct kept *
+kept_get(void)
+{
+	struct kept *k = kept_mine;
+
+	if (k)
+		return k;
+	pthread_once(&kept_once, kept_key_init);
+	if (!kept_key_ok || !(k = calloc(1, sizeof(*k))))
+		return NULL;
+	k->vn.n = k->mn.n = k->mvn.n = -1;
+	if (pthread_setspecific(kept_key, k) != 0) {
+		free(k);
+		return NULL;
+	}
+	return kept_mine = k;
+}
 
 const struct predict *
 predict_vmstat(const struct vmstat *v, const struct predict_src *src)
 {
+	struct kept *k = kept_get();
 	struct names vn;
 
-	if (kept.zones == (src->z != NULL) &&
-	    names_same(&kept.vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n))
-		return &kept.vp;
+	if (k && k->zones == (src->z != NULL) &&
+	    names_same(&k->vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n))
+		return &k->vp;
 	names_init(&vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n);
-	predict_resolve(&kept.vp, vm_rules, (int)(sizeof(vm_rules) / sizeof(vm_rules[0])),
+	if (!k) {
+		predict_resolve(&unkept_vp, vm_rules, (int)(sizeof(vm_rules) / sizeof(vm_rules[0])),
+				&vn, &vn, NULL, src->z != NULL);
+		return &unkept_vp;
+	}
+	predict_resolve(&k->vp, vm_rules, (int)(sizeof(vm_rules) / sizeof(vm_rules[0])),
 			&vn, &vn, NULL, src->z != NULL);
-	names_keep(&kept.vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n);
-	kept.zones = src->z != NULL;
-	return &kept.vp;
+	names_keep(&k->vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n);
+	k->zones = src->z != NULL;
+	return &k->vp;
 }
 
 const struct predict *
 predict_meminfo(const struct meminfo *m, const struct predict_src *src)
 {
 	const struct vmstat *v = src->v;
+	struct kept *k = kept_get();
 	struct names mn, vn;
 
-	if (kept.with_v == (v != NULL) &&
-	    names_same(&kept.mn, m->e[0].name, sizeof(m->e[0]), MEMINFO_NAME_LEN, m->n) &&
-	    (v == NULL || names_same(&kept.mvn, v->e[0].name, sizeof(v->e[0]),
+	if (k && k->with_v == (v != NULL) &&
+	    names_same(&k->mn, m->e[0].name, sizeof(m->e[0]), MEMINFO_NAME_LEN, m->n) &&
+	    (v == NULL || names_same(&k->mvn, v->e[0].name, sizeof(v->e[0]),
 				     VMSTAT_NAME_LEN, v->n)))
-		return &kept.mp;
+		return &k->mp;
 	names_init(&mn, m->e[0].name, sizeof(m->e[0]), MEMINFO_NAME_LEN, m->n);
 	if (v != NULL)
 		names_init(&vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n);
-	predict_resolve(&kept.mp, mem_rules, (int)(sizeof(mem_rules) / sizeof(mem_rules[0])),
+	if (!k) {
+		predict_resolve(&unkept_mp, mem_rules, (int)(sizeof(mem_rules) / sizeof(mem_rules[0])),
+				&mn, v != NULL ? &vn : NULL, &mn, false);
+		return &unkept_mp;
+	}
+	predict_resolve(&k->mp, mem_rules, (int)(sizeof(mem_rules) / sizeof(mem_rules[0])),
 			&mn, v != NULL ? &vn : NULL, &mn, false);
-	names_keep(&kept.mn, m->e[0].name, sizeof(m->e[0]), MEMINFO_NAME_LEN, m->n);
+	names_keep(&k->mn, m->e[0].name, sizeof(m->e[0]), MEMINFO_NAME_LEN, m->n);
 	if (v != NULL)
-		names_keep(&kept.mvn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n);
+		names_keep(&k->mvn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n);
 	else
-		kept.mvn.n = -1;
-	kept.with_v = v != NULL;
-	return &kept.mp;
+		k->mvn.n = -1;
+	k->with_v = v != NULL;
+	return &k->mp;
 }
 
 /* The change of the free pages of all zones zoneinfo lists. */

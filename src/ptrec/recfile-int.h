@@ -73,14 +73,16 @@ enum frame_type {
  * fit in the rest. Reading without the index checks no longer one. */
 #define FRAME_CHECK_MAX	(CHUNK_DEC_MAX + (64u << 10))
 /* A recorder compresses a few hundred bytes a second, a frame (300
- * samples, to the next keyframe) about 250 KB raw. Chosen by measure
- * (bench/zstd-levels.c, bench/RESULTS.md): level 9 with tables of 2^15
- * and a 256 KiB window gives 4% more bytes than level 19 with 2^16 and 2
- * MiB did, for 0.85 MB less memory touched and a thirtieth of the CPU;
- * level 3 gives 11% more. */
-#define ZSTD_LEVEL	9
-#define ZSTD_HASH_LOG	15
-#define ZSTD_WINDOW_LOG	18
+ * samples, to the next keyframe) 250 KB raw or more. Chosen by measure
+ * (bench/zstd-levels.c on a recording of bench/pressure-workload.sh,
+ * 891 raw bytes a sample): level 3 with tables of 2^13 and a 64 KiB
+ * window gives 9% more bytes than level 9 with 2^15 and 256 KiB did, for
+ * 0.45 MB less memory touched (0.79 MB, the code included) and a third
+ * of the CPU; level 6 at 2^14 and 64 KiB, 3% more bytes for 0.36 MB
+ * less; windows under 64 KiB cost 14% and more. */
+#define ZSTD_LEVEL	3
+#define ZSTD_HASH_LOG	13
+#define ZSTD_WINDOW_LOG	16
 #define ZSTD_WINDOW_MAX	23		/* what a reader accepts */
 
 /* The reader. */

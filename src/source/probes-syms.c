@@ -16,13 +16,16 @@
 #include <unistd.h>
 
 #define SYMS_FRAMES	(PROBE_STACK_FRAMES + 8)	/* frames looked at */
-#define SYMS_READ	65536
+#define SYMS_READ	16384
 /* Addresses kept named: a new stack is mostly addresses seen in others
  * (the same call paths), so after the first ticks it is named from here
  * and the pass over kallsyms (about 40 ms of CPU, most of it the kernel
  * printing 120,000 lines) is only for addresses never seen. */
 #define SYMS_IPS	2048
 #define SYMS_IP_PROBES	8
+/* Their names, end to end (a kernel function's is about 25 bytes): when
+ * full, every address is forgotten and the pool starts again. */
+#define SYMS_POOL	32768	/* ip_name is 16 bits */
 #define SYMS_NAMED	UINT64_MAX	/* best: named from the address cache */
 /* At most one pass this often: a box that makes new stacks every tick
  * (a build) would otherwise pay for one each tick. A stack with an address
@@ -32,13 +35,10 @@
 #define SYMS_PASS_FIRST	0.5
 #define SYMS_PASS_EVERY	30.0
 
-struct syms_ip {
-	uint64_t ip;			/* 0: free */
-	char name[STACK_FUNC_LEN];
-};
-
+/* Memory is touched only as it is used: the stacks' ids apart from their
+ * names (a lookup reads every id), the cache filled in turn, the
+ * addresses' names in a pool. */
 struct syms_stack {
-	int32_t id;			/* -1: free */
 	int n;
 	char func[PROBE_STACK_FRAMES][STACK_FUNC_LEN];
 };
@@ -53,11 +53,15 @@ struct syms_queued {
 
 struct probes_syms {
 	char path[64];
+	int32_t cache_id[PROBES_SYMS_CACHE];	/* -1: free */
 	struct syms_stack cache[PROBES_SYMS_CACHE];
 	int next;			/* the entry to replace next */
 	struct syms_queued q[PROBES_SYMS_BATCH];
 	int nq;
-	struct syms_ip ips[SYMS_IPS];
+	uint64_t ip[SYMS_IPS];		/* 0: free */
+	uint16_t ip_name[SYMS_IPS];	/* its name's offset in pool */
+	size_t pool_used;
+	char pool[SYMS_POOL];
 	unsigned long passes;		/* over kallsyms, for tests */
 	double last_pass;		/* mono seconds, 0: none yet */
 	double pass_wait;		/* seconds until another pass may come */
@@ -70,39 +74,47 @@ syms_ip_home(uint64_t ip)
 	return (size_t)(((ip >> 2) * 0x9E3779B97F4A7C15ull) >> 40) & (SYMS_IPS - 1);
 }
 
-static const struct syms_ip *
+/* ip's name, or NULL when it is not known. */
+static const char *
 syms_ip_get(const struct probes_syms *s, uint64_t ip)
 {
 	size_t h = syms_ip_home(ip);
 
 	for (int i = 0; i < SYMS_IP_PROBES; i++) {
-		const struct syms_ip *e = &s->ips[(h + (size_t)i) & (SYMS_IPS - 1)];
+		size_t k = (h + (size_t)i) & (SYMS_IPS - 1);
 
-		if (e->ip == ip)
-			return e;
-		if (e->ip == 0)
+		if (s->ip[k] == ip)
+			return s->pool + s->ip_name[k];
+		if (s->ip[k] == 0)
 			return NULL;
 	}
 	return NULL;
 }
 
-/* Full around its home: the home slot is replaced (a cache, not a map). */
+/* Full around its home: the home slot is replaced (a cache, not a map).
+ * The replaced name stays in the pool until it is full. */
 static void
 syms_ip_put(struct probes_syms *s, uint64_t ip, const char *name)
 {
-	size_t h = syms_ip_home(ip);
-	struct syms_ip *e = &s->ips[h];
+	size_t h = syms_ip_home(ip), k = h, len = strnlen(name, STACK_FUNC_LEN - 1);
 
+	if (s->pool_used + len + 1 > SYMS_POOL) {
+		memset(s->ip, 0, sizeof(s->ip));
+		s->pool_used = 0;
+	}
 	for (int i = 0; i < SYMS_IP_PROBES; i++) {
-		struct syms_ip *c = &s->ips[(h + (size_t)i) & (SYMS_IPS - 1)];
+		size_t c = (h + (size_t)i) & (SYMS_IPS - 1);
 
-		if (c->ip == 0 || c->ip == ip) {
-			e = c;
+		if (s->ip[c] == 0 || s->ip[c] == ip) {
+			k = c;
 			break;
 		}
 	}
-	e->ip = ip;
-	snprintf(e->name, sizeof(e->name), "%s", name);
+	s->ip[k] = ip;
+	s->ip_name[k] = (uint16_t)s->pool_used;
+	memcpy(s->pool + s->pool_used, name, len);
+	s->pool[s->pool_used + len] = '\0';
+	s->pool_used += len + 1;
 }
 
 struct probes_syms *
@@ -114,7 +126,7 @@ probes_syms_new(const char *kallsyms)
 		return NULL;
 	snprintf(s->path, sizeof(s->path), "%s", kallsyms);
 	for (int i = 0; i < PROBES_SYMS_CACHE; i++)
-		s->cache[i].id = -1;
+		s->cache_id[i] = -1;
 	return s;
 }
 
@@ -141,10 +153,10 @@ syms_name(struct probes_syms *s, const struct syms_queued *q)
 	struct syms_stack *c = &s->cache[s->next];
 	int k = 0;
 
+	s->cache_id[s->next] = q->id;
 	s->next = (s->next + 1) % PROBES_SYMS_CACHE;
 	while (k < q->n && syms_skipped(q->name[k]))
 		k++;
-	c->id = q->id;
 	c->n = 0;
 	for (; k < q->n && c->n < PROBE_STACK_FRAMES; k++)
 		memcpy(c->func[c->n++], q->name[k], STACK_FUNC_LEN);
@@ -162,7 +174,7 @@ probes_syms_get(struct probes_syms *s, int32_t id, const uint64_t *ips, int n,
 	if (id < 0)
 		return 0;
 	for (int i = 0; i < PROBES_SYMS_CACHE; i++)
-		if (s->cache[i].id == id) {
+		if (s->cache_id[i] == id) {
 			syms_copy(&s->cache[i], d);
 			return d->stack.n;
 		}
@@ -175,12 +187,12 @@ probes_syms_get(struct probes_syms *s, int32_t id, const uint64_t *ips, int n,
 	q->id = id;
 	q->n = 0;
 	for (int i = 0; i < n && q->n < SYMS_FRAMES && ips[i]; i++) {
-		const struct syms_ip *e = syms_ip_get(s, ips[i]);
+		const char *e = syms_ip_get(s, ips[i]);
 
 		q->ip[q->n] = ips[i];
 		q->best[q->n] = e ? SYMS_NAMED : 0;
 		if (e)
-			memcpy(q->name[q->n], e->name, STACK_FUNC_LEN);
+			snprintf(q->name[q->n], STACK_FUNC_LEN, "%s", e);
 		else
 			unknown++;
 		if (!e)
