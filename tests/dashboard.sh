@@ -252,9 +252,10 @@ done
 # at a word with an ellipsis; at 200x60 it fills the screen with the
 # blocked groups, the recent events and taller charts.
 # cut_lines NAME REGEX: lines matching REGEX that reach column 80 without
-# an ellipsis (cut by the screen's edge, maybe mid-word).
+# an ellipsis or a "(+N)" of groups not shown at their end (cut by the
+# screen's edge, maybe mid-word).
 cut_lines() {
-	screen_of "$1" | grep -E -- "$2" | awk 'length($0) >= 80 && $0 !~ /…$/'
+	screen_of "$1" | grep -E -- "$2" | awk 'length($0) >= 80 && $0 !~ /(…|\(\+[0-9]+\))$/'
 }
 # Zones below each watermark: DMA below high, DMA32 below low, Normal below min.
 make_root $T/low buddyinfo=$L/buddyinfo pagetypeinfo=$L/pagetypeinfo vmstat=$L/vmstat \
