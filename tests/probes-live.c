@@ -195,6 +195,12 @@ main(int argc, char **argv)
 	       (unsigned long long)a.stack_count, (unsigned long long)a.stack_total,
 	       (unsigned long long)a.stack_max, a.stack, (unsigned long long)a.stall_tasks,
 	       (unsigned long long)a.task_stall_ns);
+	{
+		unsigned long kn, passes;
+
+		probes_names_count(ps, &kn, &passes);
+		printf("names.kernel=%lu\nnames.passes=%lu\n", kn, passes);
+	}
 	for (int k = 0; k < STALL_KIND_COUNT; k++)
 		printf("acc.%s_tick_max_ns=%llu\n", probe_stall_name(k),
 		       (unsigned long long)a.tick_max[k]);

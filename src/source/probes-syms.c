@@ -5,6 +5,7 @@
  * the function that waited.
  */
 #include "source/probes-syms.h"
+#include "source/ksym.h"
 #include "util/clock.h"
 
 #include <errno.h>
@@ -62,6 +63,9 @@ struct probes_syms {
 	uint16_t ip_name[SYMS_IPS];	/* its name's offset in pool */
 	size_t pool_used;
 	char pool[SYMS_POOL];
+	struct ksym *namer;		/* the kernel's names; NULL: kallsyms */
+	unsigned long kernel_named;	/* addresses it named, for tests */
+	char kname[SYMS_FRAMES][STACK_FUNC_LEN];
 	unsigned long passes;		/* over kallsyms, for tests */
 	double last_pass;		/* mono seconds, 0: none yet */
 	double pass_wait;		/* seconds until another pass may come */
@@ -163,6 +167,45 @@ syms_name(struct probes_syms *s, const struct syms_queued *q)
 	return c;
 }
 
+/* q's addresses the cache did not know, named by the kernel; one it
+ * cannot name keeps its "0x..." (kallsyms would not name it either). */
+static int
+syms_ask_kernel(struct probes_syms *s, struct syms_queued *q)
+{
+	uint64_t ip[SYMS_FRAMES] = { 0 };
+	int at[SYMS_FRAMES], n = 0;
+
+	for (int k = 0; k < q->n; k++)
+		if (q->best[k] != SYMS_NAMED) {
+			at[n] = k;
+			ip[n++] = q->ip[k];
+		}
+	if (ksym_name(s->namer, ip, n, s->kname[0], STACK_FUNC_LEN) < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		int k = at[i];
+
+		if (s->kname[i][0])
+			memcpy(q->name[k], s->kname[i], STACK_FUNC_LEN);
+		q->best[k] = SYMS_NAMED;
+		syms_ip_put(s, q->ip[k], q->name[k]);
+	}
+	s->kernel_named += (unsigned long)n;
+	return 0;
+}
+
+void
+probes_syms_set_namer(struct probes_syms *s, struct ksym *k)
+{
+	s->namer = k;
+}
+
+unsigned long
+probes_syms_kernel_named(const struct probes_syms *s)
+{
+	return s->kernel_named;
+}
+
 int
 probes_syms_get(struct probes_syms *s, int32_t id, const uint64_t *ips, int n,
 		struct probe_dstack *d)
@@ -200,6 +243,9 @@ probes_syms_get(struct probes_syms *s, int32_t id, const uint64_t *ips, int n,
 				 (unsigned long long)ips[i]);
 		q->n++;
 	}
+	/* The kernel names what the cache does not know, now (ksym.h). */
+	if (unknown > 0 && s->namer && syms_ask_kernel(s, q) == 0)
+		unknown = 0;
 	/* Every address known: named now, with no pass. */
 	if (unknown == 0) {
 		struct syms_stack *c = syms_name(s, q);

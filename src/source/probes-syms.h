@@ -1,9 +1,10 @@
 /*
- * Kernel stack ids to function names, from /proc/kallsyms, for the D
- * stacks of source/probes.c: a bounded cache allocated at open; a stack not
- * seen before is named from a cache of addresses already named, or when
- * one is new, in one pass over kallsyms with every other new one of the
- * same tick. kallsyms is never held in memory.
+ * Kernel stack ids to function names, for the D stacks of source/probes.c:
+ * a bounded cache allocated at open; a stack not seen before is named from
+ * a cache of addresses already named, and a new address by the kernel
+ * itself (ksym.h), or where it cannot, in one pass over /proc/kallsyms
+ * with every other new one of the same tick. kallsyms is never held in
+ * memory.
  */
 #ifndef PAGETOP_PROBES_SYMS_H
 #define PAGETOP_PROBES_SYMS_H
@@ -33,5 +34,11 @@ int probes_syms_get(struct probes_syms *s, int32_t id, const uint64_t *ips, int 
 void probes_syms_resolve(struct probes_syms *s);
 /* How many passes over kallsyms were made. */
 unsigned long probes_syms_passes(const struct probes_syms *s);
+/* Names new addresses through the kernel (ksym.h) as they come, with no
+ * pass and no wait; kallsyms stays for a kernel without it (k NULL). */
+struct ksym;
+void probes_syms_set_namer(struct probes_syms *s, struct ksym *k);
+/* How many addresses the kernel named. */
+unsigned long probes_syms_kernel_named(const struct probes_syms *s);
 
 #endif

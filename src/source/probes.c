@@ -53,6 +53,13 @@ probes_close(struct probe_source *p)
 	(void)p;
 }
 
+void
+probes_names_count(const struct probe_source *p, unsigned long *kernel, unsigned long *passes)
+{
+	(void)p;
+	*kernel = *passes = 0;
+}
+
 #else
 
 #include <fcntl.h>
@@ -68,6 +75,7 @@ probes_close(struct probe_source *p)
 
 #include "source/probes-bpf.h"
 #include "source/probes-syms.h"
+#include "source/ksym.h"
 #include "source/probes.skel.h"
 
 #define PROBES_BTF	"/sys/kernel/btf/vmlinux"
@@ -151,6 +159,7 @@ struct probe_source {
 	} top_ds[PROBE_TOP_STACKS];
 	uint64_t ips[PB_STACK_DEPTH];
 	struct probes_syms *syms;
+	struct ksym *namer;		/* NULL: names from kallsyms */
 };
 
 static struct bpf_program *
@@ -303,7 +312,15 @@ probes_close(struct probe_source *p)
 	free(p->task_keys);
 	free(p->ds_keys);
 	probes_syms_free(p->syms);
+	ksym_close(p->namer);
 	free(p);
+}
+
+void
+probes_names_count(const struct probe_source *p, unsigned long *kernel, unsigned long *passes)
+{
+	*kernel = p->syms ? probes_syms_kernel_named(p->syms) : 0;
+	*passes = p->syms ? probes_syms_passes(p->syms) : 0;
 }
 
 static uint64_t
@@ -514,6 +531,15 @@ probes_open(const struct probes_opts *o, char *why, size_t size)
 	if ((r = probes_alloc(p)) < 0) {
 		snprintf(why, size, "%s", r == -ENOMEM ? "out of memory" : strerror(-r));
 		goto fail;
+	}
+	/* New stacks named by the kernel, with kallsyms as the fallback
+	 * (PAGETOP_KSYM=0 for the tests). Loads in a fork of its own, here
+	 * with the probes, before any thread starts. */
+	if (!getenv("PAGETOP_KSYM") || strcmp(getenv("PAGETOP_KSYM"), "0") != 0) {
+		char kwhy[160];
+
+		if ((p->namer = ksym_open(kwhy, sizeof(kwhy))))
+			probes_syms_set_namer(p->syms, p->namer);
 	}
 	p->attached = f.attached;
 	p->missing = ((1u << PROBE_ID_COUNT) - 1) & ~f.attached;

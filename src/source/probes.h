@@ -31,6 +31,10 @@ struct probe_source *probes_open(const struct probes_opts *o, char *why, size_t 
 /* This tick's figures into *out (state PROBES_ON). */
 void probes_read(struct probe_source *p, struct probes *out);
 void probes_close(struct probe_source *p);
+/* Stack addresses the kernel named (ksym.h), and passes over kallsyms
+ * made where it could not: what names the D stacks, for the tests. */
+void probes_names_count(const struct probe_source *p, unsigned long *kernel,
+			unsigned long *passes);
 /* *out for probes that did not open: UNAVAILABLE with why. */
 void probes_unavailable(struct probes *out, const char *why);
 
