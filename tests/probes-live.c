@@ -167,6 +167,7 @@ main(int argc, char **argv)
 		printf("state=unavailable\nwhy=%s\n", why);
 		return 0;
 	}
+	probes_name_by_kernel(ps);
 	read_counted(ps);
 	printf("state=on\nwhy=%s\n", pr.why);
 	print_cum("t0", &pr);

@@ -129,6 +129,9 @@ ksym_open(char *why, size_t size)
 			 f.bss_size < sizeof(*k->io) ? "too small" : strerror(errno));
 		goto fail;
 	}
+	/* The mapping holds the map: one descriptor fewer. */
+	close(k->bss_fd);
+	k->bss_fd = -1;
 	return k;
 fail:
 	ksym_close(k);

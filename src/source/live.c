@@ -266,6 +266,8 @@ live_open(const struct live_opts *o, char *why, size_t size)
 	 * held in the child. */
 	if (!o->no_probes && l->sp.fs.is_procfs)
 		it = taskiter_open(iwhy, sizeof(iwhy));
+	if (l->probes)
+		probes_name_by_kernel(l->probes);
 	/* Tasks, sensors and the kernel log belong to this machine: a tree
 	 * of captured files has none (--kmsg names a log anyway). */
 	if (l->sp.fs.is_procfs) {

@@ -54,6 +54,12 @@ probes_close(struct probe_source *p)
 }
 
 void
+probes_name_by_kernel(struct probe_source *p)
+{
+	(void)p;
+}
+
+void
 probes_names_count(const struct probe_source *p, unsigned long *kernel, unsigned long *passes)
 {
 	(void)p;
@@ -65,6 +71,7 @@ probes_names_count(const struct probe_source *p, unsigned long *kernel, unsigned
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -316,6 +323,24 @@ probes_close(struct probe_source *p)
 	free(p);
 }
 
+/* Below this many descriptors the namer's one is the task iterator's
+ * (one a read) and the scan's: names come from kallsyms. */
+#define PROBES_NAMER_NOFILE	128
+
+void
+probes_name_by_kernel(struct probe_source *p)
+{
+	struct rlimit rl;
+	char why[160];
+
+	if (p->namer || (getenv("PAGETOP_KSYM") && strcmp(getenv("PAGETOP_KSYM"), "0") == 0))
+		return;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < PROBES_NAMER_NOFILE)
+		return;
+	if ((p->namer = ksym_open(why, sizeof(why))))
+		probes_syms_set_namer(p->syms, p->namer);
+}
+
 void
 probes_names_count(const struct probe_source *p, unsigned long *kernel, unsigned long *passes)
 {
@@ -531,15 +556,6 @@ probes_open(const struct probes_opts *o, char *why, size_t size)
 	if ((r = probes_alloc(p)) < 0) {
 		snprintf(why, size, "%s", r == -ENOMEM ? "out of memory" : strerror(-r));
 		goto fail;
-	}
-	/* New stacks named by the kernel, with kallsyms as the fallback
-	 * (PAGETOP_KSYM=0 for the tests). Loads in a fork of its own, here
-	 * with the probes, before any thread starts. */
-	if (!getenv("PAGETOP_KSYM") || strcmp(getenv("PAGETOP_KSYM"), "0") != 0) {
-		char kwhy[160];
-
-		if ((p->namer = ksym_open(kwhy, sizeof(kwhy))))
-			probes_syms_set_namer(p->syms, p->namer);
 	}
 	p->attached = f.attached;
 	p->missing = ((1u << PROBE_ID_COUNT) - 1) & ~f.attached;

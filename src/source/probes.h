@@ -31,6 +31,11 @@ struct probe_source *probes_open(const struct probes_opts *o, char *why, size_t 
 /* This tick's figures into *out (state PROBES_ON). */
 void probes_read(struct probe_source *p, struct probes *out);
 void probes_close(struct probe_source *p);
+/* New stack addresses named by the kernel (ksym.h) from now on, where it
+ * loads (a fork: call it before threads start), kallsyms otherwise; after
+ * the task iterator, which needs descriptors more; not under a limit of
+ * fewer than 128 descriptors (PAGETOP_KSYM=0: never, for the tests). */
+void probes_name_by_kernel(struct probe_source *p);
 /* Stack addresses the kernel named (ksym.h), and passes over kallsyms
  * made where it could not: what names the D stacks, for the tests. */
 void probes_names_count(const struct probe_source *p, unsigned long *kernel,
