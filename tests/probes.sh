@@ -134,13 +134,20 @@ $PROBES_LIVE -m 100000000 -s __do_sys_vfork -- bash -c \
 cnt=$(val $T/c.out acc.stack_count)
 tot=$(val $T/c.out acc.stack_total_ns)
 max=$(val $T/c.out acc.stack_max_ns)
-# A stack is named by the kernel as it comes (ksym.c): every wait counts.
-# (From kallsyms, where the kernel cannot, at the next pass, half a second
-# after the first: the first one or two may end before, unnamed.)
-check "(c) 20 D episodes under the vfork stack ($cnt; 3 more from other tests)" \
-	test "$cnt" -ge 20 -a "$cnt" -le 23
-check "(c) its addresses named by the kernel, with no pass over kallsyms ($(val $T/c.out names.kernel) named, $(val $T/c.out names.passes) passes)" \
-	test "$(val $T/c.out names.kernel)" -gt 0 -a "$(val $T/c.out names.passes)" = 0
+# A stack is named by the kernel as it comes (ksym.c, Linux 5.14); from
+# kallsyms, on an older kernel, at the next pass, half a second after the
+# first: the first one or two waits may end before, unnamed.
+# One may also end before the first read, or fall under the 100 ms floor.
+kv=$(uname -r | awk -F. '{ print $1 * 100 + $2 }')
+check "(c) 20 D episodes under the vfork stack ($cnt; 2 fewer, 3 more from other tests)" \
+	test "$cnt" -ge 18 -a "$cnt" -le 23
+# The namer needs Linux 5.14 (syscall programs); before, kallsyms names.
+if [ "$kv" -ge 514 ]; then
+	check "(c) its addresses named by the kernel, with no pass over kallsyms ($(val $T/c.out names.kernel) named, $(val $T/c.out names.passes) passes)" \
+		test "$(val $T/c.out names.kernel)" -gt 0 -a "$(val $T/c.out names.passes)" = 0
+else
+	ok "(c) named by the kernel # SKIP Linux $(uname -r) is older than 5.14"
+fi
 if [ "$cnt" = 20 ]; then
 	check "(c) 20 x 200 ms +-20% ($tot ns)" test "$tot" -ge 3200000000 -a "$tot" -le 4800000000
 else
@@ -151,7 +158,8 @@ fi
 check "(c) the longest at least 160 ms ($max ns)" test "$max" -ge 160000000 -a "$max" -le 1000000000
 check_match "(c) the stack named, innermost first" "$(val $T/c.out acc.stack)" \
 	'wait_for_completion.*kernel_clone,__do_sys_vfork'
-check "(c) the cumulative D histogram counted them" test "$(delta $T/c.out dsleep_count)" -ge 20
+check "(c) the cumulative D histogram counted them ($(delta $T/c.out dsleep_count), $cnt under the stack)" \
+	test "$(delta $T/c.out dsleep_count)" -ge "$cnt"
 # The same from kallsyms (PAGETOP_KSYM=0): the same stack, by a pass.
 PAGETOP_KSYM=0 $PROBES_LIVE -m 100000000 -s __do_sys_vfork -- bash -c \
 	"for i in 1 2 3 4 5 6 7 8 9 10; do $VFORK_HELPER 0.2 >/dev/null; done" > $T/c0.out
