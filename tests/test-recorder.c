@@ -1,10 +1,11 @@
 /* The recorder thread: samples through the queue and back; a writer
  * stalled on a pipe nobody reads while pushes go on; a full disk; the
- * size limit; the header's pagetypeinfo interval; and recorders killed at
- * random moments. */
+ * size limit; the header's pagetypeinfo interval; slow and failing syncs;
+ * and recorders killed at random moments. */
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -419,6 +420,92 @@ test_pti_every(void)
 	tap_ok(got[3] == 0, "none given: not recorded (%g)", got[3]);
 }
 
+/* The recorder's fdatasync(2) is this one: a disk whose syncs take
+ * sync_delay seconds, or fail with sync_fails (test_slow_sync). */
+static volatile double sync_delay;
+static volatile int sync_fails;
+static int syncs;
+
+int
+fdatasync(int fd)
+{
+	__atomic_add_fetch(&syncs, 1, __ATOMIC_RELAXED);
+	if (sync_delay > 0)
+		usleep((useconds_t)(sync_delay * 1e6));
+	if (sync_fails) {
+		errno = sync_fails;
+		return -1;
+	}
+	return (int)syscall(SYS_fdatasync, fd);
+}
+
+/* Syncs of a second each (a journal commit behind other writers' data)
+ * hold up no write: what a killed recorder keeps stays a flush interval
+ * old. A sync that fails stops the recorder and says why. */
+static void
+test_slow_sync(void)
+{
+	struct recorder_opts o = { .flush_interval = 0.1 };
+	struct recorder_status st;
+	struct rec_header h;
+	struct recorder *rec;
+	struct rec_reader *r;
+	uint8_t buf[4096];
+	char why[300];
+	double t0, at[2048], looked;
+	size_t got = 0, safe;
+	bool key = true;
+	uint32_t k;
+
+	header(&h);
+	sync_delay = 1.0;
+	syncs = 0;
+	rec = recorder_start(path_of("slow-sync.ptrec"), &h, &o, why,
+	    sizeof(why));
+	t0 = now();
+	for (k = 0; k < 2048 && now() - t0 < 1.5; k++) {
+		at[k] = now();
+		key = recorder_push(rec, BASE + k * STEP, key, buf,
+		    fake(k, key, buf, 500));
+		usleep(2000);
+	}
+	/* Pushed a flush interval and 0.1 s for the writer before the look. */
+	looked = now();
+	for (safe = 0; safe < k && at[safe] < looked - 0.2; safe++)
+		continue;
+	if ((r = rec_reader_open(path_of("slow-sync.ptrec"), why,
+	    sizeof(why))) != NULL) {
+		got = rec_reader_count(r);
+		rec_reader_close(r);
+	}
+	tap_ok(r != NULL && got >= safe && safe > 300,
+	    "syncs of 1 s hold up no write: %zu samples in the file, %zu "
+	    "pushed 0.2 s before the look", got, safe);
+	tap_ok(__atomic_load_n(&syncs, __ATOMIC_RELAXED) >= 1,
+	    "... and the recorder syncs (%d begun)", syncs);
+
+	sync_delay = 0;
+	sync_fails = EIO;
+	memset(&st, 0, sizeof(st));
+	for (t0 = now(); !st.stopped && now() - t0 < 5; k++) {
+		key = recorder_push(rec, BASE + k * STEP, key, buf,
+		    fake(k, key, buf, 500));
+		usleep(2000);
+		recorder_status(rec, &st);
+	}
+	tap_ok(st.stopped && st.err == EIO &&
+	    strstr(st.error, "slow-sync.ptrec") != NULL,
+	    "a sync that fails stops the recorder, saying so: %s", st.error);
+	tap_eq_int(recorder_stop(rec, why, sizeof(why)), -EIO,
+	    "... and stop: -EIO");
+	sync_fails = 0;
+	r = rec_reader_open(path_of("slow-sync.ptrec"), why, sizeof(why));
+	tap_ok(r != NULL && rec_reader_count(r) >= got &&
+	    all_right(r, 500, true), "the file reads up to it (%zu samples)",
+	    r != NULL ? rec_reader_count(r) : 0);
+	rec_reader_close(r);
+}
+
 /* Records until killed, telling the parent each sample pushed. */
 static void
 child(const char *path, int tell)
@@ -533,6 +620,7 @@ main(void)
 	test_full();
 	test_max_size();
 	test_pti_every();
+	test_slow_sync();
 	test_kill();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)

@@ -72,6 +72,17 @@ struct recorder {
 	bool waiting, stopping;
 	int result;		/* the writer's, once stopped */
 	struct recorder_status st;
+
+	/* The syncer: fdatasync(2) in a thread of its own, so that a slow
+	 * sync (a journal commit waiting on other writers' data) never holds
+	 * up the next chunk's write(2), which is what a killed recorder
+	 * keeps. Started by the writer; the flags under lock. */
+	pthread_t syncer;
+	pthread_cond_t sync_wake;
+	bool syncing;		/* the syncer runs (the writer's to read) */
+	bool sync_asked, sync_quit;
+	int sync_fd;
+	int sync_err;		/* errno of a failed sync, not yet told */
 };
 
 static void
@@ -284,6 +295,76 @@ write_entry(struct recorder *rec, const struct entry *e, struct gap *g,
 }
 
 static void *
+recorder_syncer(void *arg)
+{
+	struct recorder *rec = arg;
+	int e;
+
+	/* Its signals are blocked, as its maker's. */
+	pthread_mutex_lock(&rec->lock);
+	for (;;) {
+		while (!rec->sync_asked && !rec->sync_quit)
+			pthread_cond_wait(&rec->sync_wake, &rec->lock);
+		if (!rec->sync_asked)
+			break;
+		rec->sync_asked = false;
+		pthread_mutex_unlock(&rec->lock);
+		e = fdatasync(rec->sync_fd) != 0 && errno != EINVAL ? errno : 0;
+		pthread_mutex_lock(&rec->lock);
+		if (e != 0 && rec->sync_err == 0)
+			rec->sync_err = e;
+	}
+	pthread_mutex_unlock(&rec->lock);
+	return NULL;
+}
+
+/* Without a thread for it, the writer syncs itself. */
+static void
+syncer_start(struct recorder *rec)
+{
+	if (rec->o.no_sync || (rec->sync_fd = rec_writer_sync_fd(rec->w)) < 0)
+		return;
+	pthread_cond_init(&rec->sync_wake, NULL);
+	if (thread_start(&rec->syncer, recorder_syncer, rec) == 0)
+		rec->syncing = true;
+	else
+		pthread_cond_destroy(&rec->sync_wake);
+}
+
+/* Asks for a sync of what was flushed; a failure is told a flush later. */
+static int
+syncer_ask(struct recorder *rec)
+{
+	int e;
+
+	if (!rec->syncing)
+		return rec_writer_sync(rec->w);
+	pthread_mutex_lock(&rec->lock);
+	e = rec->sync_err;
+	rec->sync_err = 0;
+	rec->sync_asked = true;
+	pthread_cond_signal(&rec->sync_wake);
+	pthread_mutex_unlock(&rec->lock);
+	return e != 0 ? rec_writer_sync_failed(rec->w, e) : 0;
+}
+
+/* Waits out a sync under way; returns a failure not yet told. */
+static int
+syncer_stop(struct recorder *rec)
+{
+	if (!rec->syncing)
+		return 0;
+	pthread_mutex_lock(&rec->lock);
+	rec->sync_quit = true;
+	pthread_cond_signal(&rec->sync_wake);
+	pthread_mutex_unlock(&rec->lock);
+	pthread_join(rec->syncer, NULL);
+	pthread_cond_destroy(&rec->sync_wake);
+	rec->syncing = false;
+	return rec->sync_err;
+}
+
+static void *
 recorder_main(void *arg)
 {
 	struct recorder *rec = arg;
@@ -295,7 +376,7 @@ recorder_main(void *arg)
 	size_t pending;
 	double due = 0;
 	bool have, skipped;
-	int r = 0;
+	int r = 0, serr;
 
 	/* Signals are for the main thread; a reader of a pipe that went
 	 * away makes write(2) fail with EPIPE here instead of a SIGPIPE. */
@@ -320,6 +401,7 @@ recorder_main(void *arg)
 			rec_writer_set_limit(w, rec->o.max_size);
 		pthread_mutex_unlock(&rec->lock);
 	}
+	syncer_start(rec);
 
 	pthread_mutex_lock(&rec->lock);
 	for (;;) {
@@ -356,7 +438,7 @@ recorder_main(void *arg)
 		if (r == 0 && due != 0 && clock_mono() >= due) {
 			r = rec_writer_flush(rec->w);
 			if (r == 0 && !rec->o.no_sync)
-				r = rec_writer_sync(rec->w);
+				r = syncer_ask(rec);
 			due = 0;
 		}
 
@@ -371,6 +453,9 @@ recorder_main(void *arg)
 	}
 	pthread_mutex_unlock(&rec->lock);
 
+	/* A sync under way ends first; its failure is the file's. */
+	if ((serr = syncer_stop(rec)) != 0 && r == 0)
+		r = rec_writer_sync_failed(rec->w, serr);
 	/* Lost at the very end, with no keyframe after: still say so. */
 	if (r == 0 && g.lost > 0)
 		r = rec_writer_gap(rec->w, g.first, g.last, g.lost);

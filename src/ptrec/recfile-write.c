@@ -468,6 +468,18 @@ rec_writer_sync(struct rec_writer *w)
 	return 0;
 }
 
+int
+rec_writer_sync_fd(const struct rec_writer *w)
+{
+	return w->regular ? w->fd : -1;
+}
+
+int
+rec_writer_sync_failed(struct rec_writer *w, int e)
+{
+	return writer_fail(w, e, NULL);
+}
+
 /* Writes a MARK or GAP frame of plen bytes prepared in fbuf. */
 static int
 event_write(struct rec_writer *w, int type, size_t plen)

@@ -95,6 +95,10 @@ int rec_writer_gap(struct rec_writer *w, double first, double last,
 int rec_writer_flush(struct rec_writer *w);
 /* fdatasync(2): what was flushed survives a power loss. */
 int rec_writer_sync(struct rec_writer *w);
+/* The descriptor another thread may fdatasync(2) for w (-1: a pipe, nothing
+ * to sync), and that thread's failure, made w's error (returns -e). */
+int rec_writer_sync_fd(const struct rec_writer *w);
+int rec_writer_sync_failed(struct rec_writer *w, int e);
 /* Flushes, writes the index and end frames, syncs and frees w. Returns
  * the first error of w's life; why gets its text. */
 int rec_writer_close(struct rec_writer *w, char *why, size_t whylen);
