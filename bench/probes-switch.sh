@@ -84,8 +84,9 @@ for tool in $tools; do
 	[ -z "$alone" ] && [ "$tool" = none ] && alone=$ops
 	set -- $(awk -v b0="$b0" -v b1="$b1" -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" \
 		-v o="$ops" -v a="${alone:-0}" 'BEGIN { d = t1 - t0; sw = c1 - c0
-		printf "%.0f %.1f %.1f %s %s\n", sw / d, sw > 0 ? (b1 - b0) / sw : 0,
-			(b1 - b0) / 1e6 / d, o, a > 0 ? sprintf("%.2f", o / a) : "-" }')
+		ns = 0; if (sw > 0) ns = (b1 - b0) / sw
+		r = "-"; if (a > 0) r = sprintf("%.2f", o / a)
+		printf "%.0f %.1f %.1f %s %s\n", sw / d, ns, (b1 - b0) / 1e6 / d, o, r }')
 	printf '%-12s %12s %12s %12s %12s %10s\n' $tool "$1" "$2" "$3" "$4" "$5"
 	result probes_switch.$tool.switches "$1"
 	result probes_switch.$tool.bpf_ns "$2"

@@ -533,6 +533,10 @@ int BPF_PROG(dsleep_switch, bool preempt, struct task_struct *prev, struct task_
 			dsleep_lost();
 		}
 	}
+	/* A task with no BPF storage of any kind has none of ours: one load
+	 * and no call (the field is there with CONFIG_BPF_SYSCALL). */
+	if (bpf_core_field_exists(next->bpf_storage) && !next->bpf_storage)
+		return 0;
 	v = bpf_task_storage_get(&dsleep_store, next, NULL, 0);
 	if (!v || !(start = v->start))
 		return 0;
