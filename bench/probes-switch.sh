@@ -13,7 +13,7 @@
 # storage where the kernel has it), probes_hash (the same by the tid hash,
 # PAGETOP_PROBES_TASK_STORAGE=0), bpftrace (pagetop's D-sleep counting as
 # a one-liner); all four by default. PAGETOP=path runs another build
-# (an older one ignores PAGETOP_PROBES_TASK_STORAGE).
+# (an older one ignores PAGETOP_PROBES_TASK_STORAGE); BENCH_CPU below.
 # Prints a table, and "key value" lines into $BENCH_RESULTS when set.
 set -u
 cd "$(dirname "$0")/.."
@@ -21,6 +21,9 @@ secs=${1:-10}
 [ $# -gt 0 ] && shift
 tools=${*:-none probes probes_hash bpftrace}
 PT=${PAGETOP:-./pagetop}
+# BENCH_CPU=N: the storm on CPU N alone (its switches all local, no
+# wake-up crossing CPUs: the rate is then the switch's own cost).
+pin=${BENCH_CPU:+taskset -c $BENCH_CPU}
 [ "$(id -u)" = 0 ] || { echo "bench/probes-switch.sh: needs root (BPF)" >&2; exit 1; }
 [ -x "$PT" ] || { echo "bench/probes-switch.sh: build first (or PAGETOP=path)" >&2; exit 1; }
 for p in stress-ng bpftrace jq; do
@@ -73,7 +76,7 @@ for tool in $tools; do
 	sleep 3
 	set -- $(bpf_stats)
 	b0=$1 n0=$2 c0=$(ctxt) t0=$(date +%s.%N)
-	stress-ng --switch 2 -t "${secs}s" --metrics-brief > $work/ops 2>&1
+	$pin stress-ng --switch 2 -t "${secs}s" --metrics-brief > $work/ops 2>&1
 	set -- $(bpf_stats)
 	b1=$1 n1=$2 c1=$(ctxt) t1=$(date +%s.%N)
 	[ -n "$tpid" ] && { kill $tpid 2>/dev/null; wait $tpid 2>/dev/null; }
