@@ -13,11 +13,14 @@
 # Loads: stress-ng --switch (a context switch storm: sched_switch fires on
 # every one), stress-ng --vm --vm-keep in a memory cgroup with a limit
 # below its size (memcg reclaim all the time), and short compiles.
-#   bench/probes.sh [SECONDS]	(default 20 a run; 5 tools x 3 loads)
+#   bench/probes.sh [SECONDS [LOAD...]]	(default 20 a run; 7 runs x 3 loads)
+# LOADs: switch, memcg, compile (all three by default).
 # Prints a table, and "key value" lines into $BENCH_RESULTS when set.
 set -u
 cd "$(dirname "$0")/.."
 secs=${1:-${BENCH_SECONDS:-20}}
+[ $# -gt 0 ] && shift
+loads=${*:-switch memcg compile}
 PT=${PAGETOP:-./pagetop}
 [ "$(id -u)" = 0 ] || { echo "bench/probes.sh: needs root (BPF)" >&2; exit 1; }
 [ -x "$PT" ] || { echo "bench/probes.sh: build first (or PAGETOP=path)" >&2; exit 1; }
@@ -148,7 +151,7 @@ run() {
 }
 
 printf '%-14s %-8s %12s %12s %14s %12s\n' tool load "CPU ms/s" "BPF ms/s" "load ops/s" "start-up ms"
-for ld in switch memcg compile; do
+for ld in $loads; do
 	for tool in none probes_off probes_on bpftrace drsnoop compactsnoop offcputime; do
 		set -- $(run $tool $ld)
 		printf '%-14s %-8s %12s %12s %14s %12s\n' $tool $ld "$1" "$2" "$3" "$4"
@@ -165,9 +168,9 @@ done
 # own CPU, then with its programs' time), each peer's CPU and programs'
 # time against pagetop's with probes, and each load's rate against alone.
 echo
-printf '%-46s %8s %8s %8s\n' "ratios" switch memcg compile
+printf '%-46s' "ratios"; printf ' %8s' $loads; echo
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%8.2f", a / b; else printf "%8s", "-" }'; }
-for ld in switch memcg compile; do
+for ld in $loads; do
 	for t in none probes_off probes_on bpftrace drsnoop compactsnoop offcputime; do
 		eval "c=\$cpu_${t}_$ld b=\$bpf_${t}_$ld"
 		eval "all_${t}_$ld=$(awk -v c="$c" -v b="$b" 'BEGIN { print c + b }')"
@@ -176,7 +179,7 @@ done
 line() {
 	label=$1 num=$2 den=$3
 	printf '%-46s' "$label"
-	for ld in switch memcg compile; do
+	for ld in $loads; do
 		eval "a=\$${num}_$ld b=\$${den}_$ld"
 		printf ' %s' "$(ratio "$a" "$b")"
 	done
@@ -190,6 +193,6 @@ done
 for t in probes_off probes_on bpftrace drsnoop compactsnoop offcputime; do
 	line "load ops/s with $t / alone" ops_$t ops_none
 done
-for ld in switch memcg compile; do
+for ld in $loads; do
 	eval "result probes.$ld.ratio_on_off \$(ratio \$all_probes_on_$ld \$all_probes_off_$ld)"
 done

@@ -6,7 +6,8 @@
  * t0.KEY and t1.KEY, the cumulative figures at the two reads; acc.KEY,
  * this tick's own figures summed over every read in between (acc.stack_*
  * only for the D stacks with FUNC in them); read_allocs, the allocations
- * made by every read. Unavailable: state=unavailable and why=..., exit 0.
+ * made by every read; dsleep_path, how D sleeps are timed ("task storage",
+ * "tid hash", "none"). Unavailable: state=unavailable and why=..., exit 0.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -169,7 +170,7 @@ main(int argc, char **argv)
 	}
 	probes_name_by_kernel(ps);
 	read_counted(ps);
-	printf("state=on\nwhy=%s\n", pr.why);
+	printf("state=on\nwhy=%s\ndsleep_path=%s\n", pr.why, probes_dsleep_path(ps));
 	print_cum("t0", &pr);
 	fflush(stdout);
 	if (optind < argc) {

@@ -6,7 +6,8 @@
 #  (a) memcg reclaim from a writer in a small memory cgroup
 #  (b) migratetype fallbacks from negative dentries, against bpftrace
 #  (d) compaction from compact_memory
-#  (c) 20 vforks whose child sleeps 200 ms: 20 D episodes under that stack
+#  (c) 20 vforks whose child sleeps 200 ms: 20 D episodes under that stack,
+#      timed in task storage, then (ch) by the hash of tids
 #  (e) not root, no BTF, tracepoints hidden: one clear line, the rest works
 #  (f) no read allocates
 set -u
@@ -124,23 +125,50 @@ else
 fi
 
 # (c) Episodes of 100 ms and more only; bash, which forks (dash vforks
-# and would add its own episodes, long under load).
-$PROBES_LIVE -m 100000000 -s __do_sys_vfork -- bash -c \
-	"for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do $VFORK_HELPER 0.2 >/dev/null; done" \
-	> $T/c.out
-# The probes see the whole machine: a test running beside this one may end
-# a vfork wait of its own (tasks.sh holds one for seconds) in the interval.
-# Each such episode is one more, and as long as it was.
-cnt=$(val $T/c.out acc.stack_count)
-tot=$(val $T/c.out acc.stack_total_ns)
-max=$(val $T/c.out acc.stack_max_ns)
-# A stack is named by the kernel as it comes (ksym.c, Linux 5.14); from
-# kallsyms, on an older kernel, at the next pass, half a second after the
-# first: the first one or two waits may end before, unnamed.
-# One may also end before the first read, or fall under the 100 ms floor.
+# and would add its own episodes, long under load). Twice: D sleeps in
+# task storage (Linux 5.12 and later), then by the hash of tids
+# (PAGETOP_PROBES_TASK_STORAGE=0, as where tracing programs lack it).
 kv=$(uname -r | awk -F. '{ print $1 * 100 + $2 }')
-check "(c) 20 D episodes under the vfork stack ($cnt; 2 fewer, 3 more from other tests)" \
-	test "$cnt" -ge 18 -a "$cnt" -le 23
+episodes() {
+	$PROBES_LIVE -m 100000000 -s __do_sys_vfork -- bash -c \
+		"for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do $VFORK_HELPER 0.2 >/dev/null; done"
+}
+# The checks of one run: $1 the output, $2 its name in the lines.
+episode_checks() {
+	o=$1 n=$2
+	# The probes see the whole machine: a test running beside this one may
+	# end a vfork wait of its own (tasks.sh holds one for seconds) in the
+	# interval. Each such episode is one more, and as long as it was.
+	cnt=$(val $o acc.stack_count)
+	tot=$(val $o acc.stack_total_ns)
+	max=$(val $o acc.stack_max_ns)
+	# A stack is named by the kernel as it comes (ksym.c, Linux 5.14); from
+	# kallsyms, on an older kernel, at the next pass, half a second after
+	# the first: the first one or two waits may end before, unnamed.
+	# One may also end before the first read, or fall under the 100 ms floor.
+	check "(c$n) 20 D episodes under the vfork stack ($cnt; 2 fewer, 3 more from other tests)" \
+		test "$cnt" -ge 18 -a "$cnt" -le 23
+	if [ "$cnt" = 20 ]; then
+		check "(c$n) 20 x 200 ms +-20% ($tot ns)" test "$tot" -ge 3200000000 -a "$tot" -le 4800000000
+	else
+		check "(c$n) $cnt x 200 ms and more ($tot ns)" test "$tot" -ge $((cnt * 160000000))
+	fi
+	# An episode ends when the task runs again: on a loaded machine one may
+	# wait on the run queue too, so only the longest's lower bound is tight.
+	check "(c$n) the longest at least 160 ms ($max ns)" test "$max" -ge 160000000 -a "$max" -le 1000000000
+	check_match "(c$n) the stack named, innermost first" "$(val $o acc.stack)" \
+		'wait_for_completion.*kernel_clone,__do_sys_vfork'
+	check "(c$n) the cumulative D histogram counted them ($(delta $o dsleep_count), $cnt under the stack)" \
+		test "$(delta $o dsleep_count)" -ge "$cnt"
+	check_eq "(c$n) none lost" "$(delta $o dsleep_lost)" 0
+}
+episodes > $T/c.out
+if [ "$kv" -ge 512 ]; then
+	check_eq "(c) D sleeps in task storage" "$(val $T/c.out dsleep_path)" "task storage"
+else
+	check_eq "(c) D sleeps by tid hash before Linux 5.12" "$(val $T/c.out dsleep_path)" "tid hash"
+fi
+episode_checks $T/c.out ""
 # The namer needs Linux 5.14 (syscall programs); before, kallsyms names.
 if [ "$kv" -ge 514 ]; then
 	check "(c) its addresses named by the kernel, with no pass over kallsyms ($(val $T/c.out names.kernel) named, $(val $T/c.out names.passes) passes)" \
@@ -148,18 +176,12 @@ if [ "$kv" -ge 514 ]; then
 else
 	ok "(c) named by the kernel # SKIP Linux $(uname -r) is older than 5.14"
 fi
-if [ "$cnt" = 20 ]; then
-	check "(c) 20 x 200 ms +-20% ($tot ns)" test "$tot" -ge 3200000000 -a "$tot" -le 4800000000
-else
-	check "(c) $cnt x 200 ms and more ($tot ns)" test "$tot" -ge $((cnt * 160000000))
-fi
-# An episode ends when the task runs again: on a loaded machine one may
-# wait on the run queue too, so only the longest's lower bound is tight.
-check "(c) the longest at least 160 ms ($max ns)" test "$max" -ge 160000000 -a "$max" -le 1000000000
-check_match "(c) the stack named, innermost first" "$(val $T/c.out acc.stack)" \
-	'wait_for_completion.*kernel_clone,__do_sys_vfork'
-check "(c) the cumulative D histogram counted them ($(delta $T/c.out dsleep_count), $cnt under the stack)" \
-	test "$(delta $T/c.out dsleep_count)" -ge "$cnt"
+PAGETOP_PROBES_TASK_STORAGE=0 episodes > $T/ch.out
+check_eq "(ch) forced: D sleeps by tid hash" "$(val $T/ch.out dsleep_path)" "tid hash"
+check_eq "(ch) ... said in why" "$(val $T/ch.out why)" \
+	"D sleeps by tid hash: PAGETOP_PROBES_TASK_STORAGE=0"
+episode_checks $T/ch.out h
+check_eq "(ch) the same stack as in task storage" "$(val $T/ch.out acc.stack)" "$(val $T/c.out acc.stack)"
 # The same from kallsyms (PAGETOP_KSYM=0): the same stack, by a pass.
 PAGETOP_KSYM=0 $PROBES_LIVE -m 100000000 -s __do_sys_vfork -- bash -c \
 	"for i in 1 2 3 4 5 6 7 8 9 10; do $VFORK_HELPER 0.2 >/dev/null; done" > $T/c0.out
@@ -190,10 +212,11 @@ check_eq "(e) hidden: the line" "$(val $T/e4.out why)" \
 check_eq "(e) hidden: missing bits (throttle, D sleeps)" "$(val $T/e4.out t1.missing)" 1056
 check_eq "(e) hidden: the rest attached" "$(val $T/e4.out t1.attached)" 991
 check_eq "(e) hidden: no D sleeps counted" "$(delta $T/e4.out dsleep_count)" 0
+check_eq "(e) hidden: D sleeps timed no way" "$(val $T/e4.out dsleep_path)" none
 check_match "(e) hidden: compaction still counted" "$(delta $T/e4.out compact_runs)" '^[1-9]'
 
 # (f) Every read above: no allocation.
-for f in a c e4; do
+for f in a c ch e4; do
 	if [ "$(val $T/$f.out read_allocs)" = unknown ] && [ -n "${SANITIZED:-}" ]; then
 		ok "(f) reads allocate nothing ($f) # SKIP a sanitizer build counts nothing"
 		continue

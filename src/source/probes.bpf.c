@@ -431,37 +431,57 @@ int BPF_PROG(writepage)
 	return 0;
 }
 
-/* D episodes: from a switch out in D to the switch back in. */
-SEC("tp_btf/sched_switch")
-int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
-	     unsigned int prev_state)
+/*
+ * D episodes: from a switch out in D to the switch back in. Every context
+ * switch runs this, so the common one (prev not in D, next with no D
+ * sleep begun) does the least: the state's two bits, then one look-up for
+ * next; the clock, the stack and the cumulative figures only when an
+ * episode begins or ends.
+ *
+ * Before Linux 5.18 the tracepoint has no prev_state argument (and
+ * reading a fourth one fails the load): the reader says which, and
+ * without it the state is prev's own field (__state from 5.14, state
+ * before), as bcc's libbpf-tools read it.
+ */
+const volatile bool switch_has_state = true;
+
+struct task_struct___old {
+	long state;
+} __attribute__((preserve_access_index));
+
+static __always_inline bool
+dsleep_begins(unsigned long long *ctx, struct task_struct *prev)
 {
-	__u64 key, ns, now = bpf_ktime_get_ns();
+	unsigned int st;
+
+	if (switch_has_state)
+		st = (unsigned int)ctx[3];
+	else if (bpf_core_field_exists(prev->__state))
+		st = BPF_CORE_READ(prev, __state);
+	else
+		st = (unsigned int)BPF_CORE_READ((struct task_struct___old *)prev, state);
+	return (st & TASK_UNINTERRUPTIBLE_BIT) && !(st & TASK_NOLOAD_BIT);
+}
+
+static __always_inline void
+dsleep_lost(void)
+{
 	struct pb_cum *c = cum_get();
-	struct inflight *v;
-	struct pb_dstack_key dk;
+
+	if (c)
+		c->dsleep_lost++;
+}
+
+/* next's D sleep of ns on stack id ended: counted when long enough. */
+static __always_inline void
+dsleep_end(struct task_struct *next, __u64 ns, __s64 id)
+{
+	struct pb_dstack_key dk = { .parity = parity & 1, .stackid = id < 0 ? -1 : (__s32)id };
+	struct pb_cum *c;
 	struct pb_dstack *d;
 
-	if (!c)
-		return 0;
-	if ((prev_state & TASK_UNINTERRUPTIBLE_BIT) && !(prev_state & TASK_NOLOAD_BIT)) {
-		struct inflight nv = { .start = now };
-
-		key = key_of((__u32)BPF_CORE_READ(prev, pid), IF_DSLEEP);
-		nv.order = bpf_get_stackid(ctx, &stacks, 0);
-		if (bpf_map_update_elem(&inflight, &key, &nv, BPF_ANY) != 0)
-			c->dsleep_lost++;
-	}
-	key = key_of((__u32)BPF_CORE_READ(next, pid), IF_DSLEEP);
-	v = bpf_map_lookup_elem(&inflight, &key);
-	if (!v)
-		return 0;
-	ns = now - v->start;
-	dk.parity = parity & 1;
-	dk.stackid = v->order < 0 ? -1 : (__s32)v->order;
-	bpf_map_delete_elem(&inflight, &key);
-	if (ns < dsleep_min_ns)
-		return 0;
+	if (ns < dsleep_min_ns || !(c = cum_get()))
+		return;
 	hist_add(&c->dsleep, ns);
 	d = bpf_map_lookup_elem(&dstacks, &dk);
 	if (!d) {
@@ -470,7 +490,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 		bpf_map_update_elem(&dstacks, &dk, &z, BPF_NOEXIST);
 		if (!(d = bpf_map_lookup_elem(&dstacks, &dk))) {
 			c->dsleep_lost++;
-			return 0;
+			return;
 		}
 	}
 	/* Tasks on several CPUs may end a sleep on one stack at once. */
@@ -478,7 +498,76 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	__sync_fetch_and_add(&d->total_ns, ns);
 	if (ns > d->max_ns)
 		d->max_ns = ns;
-	d->last_tid = BPF_CORE_READ(next, pid);
+	d->last_tid = next->pid;
 	BPF_CORE_READ_STR_INTO(&d->last_comm, next, comm);
+}
+
+/*
+ * The D sleep begun, in the task's own storage (Linux 5.12 for tracing
+ * programs): next's look-up is a pointer that is NULL for a task that
+ * never slept in D, with no hashing. Made only at a switch out in D, as
+ * the kernel's runqslower makes its own in sched_switch. start 0: none.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct inflight);
+} dsleep_store SEC(".maps");
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(dsleep_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	struct inflight *v;
+	__u64 start;
+
+	if (dsleep_begins(ctx, prev)) {
+		__s64 id = bpf_get_stackid(ctx, &stacks, 0);
+
+		v = bpf_task_storage_get(&dsleep_store, prev, NULL,
+					 BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (v) {
+			v->start = bpf_ktime_get_ns();
+			v->order = id;
+		} else {
+			dsleep_lost();
+		}
+	}
+	/* A task with no BPF storage of any kind has none of ours: one load
+	 * and no call (the field is there with CONFIG_BPF_SYSCALL). */
+	if (bpf_core_field_exists(next->bpf_storage) && !next->bpf_storage)
+		return 0;
+	v = bpf_task_storage_get(&dsleep_store, next, NULL, 0);
+	if (!v || !(start = v->start))
+		return 0;
+	v->start = 0;
+	dsleep_end(next, bpf_ktime_get_ns() - start, v->order);
+	return 0;
+}
+
+/* The same by a hash of tids, where tracing programs have no task storage. */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	struct inflight *v;
+	__u64 key, ns;
+	__s64 id;
+
+	if (dsleep_begins(ctx, prev)) {
+		struct inflight nv = { .order = bpf_get_stackid(ctx, &stacks, 0) };
+		__u64 pkey = key_of((__u32)prev->pid, IF_DSLEEP);
+
+		nv.start = bpf_ktime_get_ns();
+		if (bpf_map_update_elem(&inflight, &pkey, &nv, BPF_ANY) != 0)
+			dsleep_lost();
+	}
+	key = key_of((__u32)next->pid, IF_DSLEEP);
+	v = bpf_map_lookup_elem(&inflight, &key);
+	if (!v)
+		return 0;
+	ns = bpf_ktime_get_ns() - v->start;
+	id = v->order;
+	bpf_map_delete_elem(&inflight, &key);
+	dsleep_end(next, ns, id);
 	return 0;
 }

@@ -1,12 +1,10 @@
 /*
- * The kernel probes as a source (probes.h). At open: what the running
- * kernel has, from its BTF (a tracepoint exists where the typedef
- * btf_trace_NAME does, as bcc's libbpf-tools check), the kernel's
- * compact_result names mapped to pagetop's, the pageblock order; only the
- * programs whose tracepoints exist are loaded. Each read flips the parity
- * of the tick's sets, waits for the programs in flight (an RCU grace
- * period: updating a map-in-map waits for one), then sums the per-CPU
- * figures and drains the other set into buffers sized at open.
+ * The kernel probes as a source (probes.h). At open, the loader
+ * (probes-load.c, in a forked child) loads what the running kernel has
+ * and hands back the maps and links by descriptor. Each read flips the
+ * parity of the tick's sets, waits for the programs in flight (an RCU
+ * grace period: updating a map-in-map waits for one), then sums the
+ * per-CPU figures and drains the other set into buffers sized at open.
  */
 #include "config.h"
 #include "source/probes.h"
@@ -66,6 +64,13 @@ probes_names_count(const struct probe_source *p, unsigned long *kernel, unsigned
 	*kernel = *passes = 0;
 }
 
+const char *
+probes_dsleep_path(const struct probe_source *p)
+{
+	(void)p;
+	return "none";
+}
+
 #else
 
 #include <fcntl.h>
@@ -81,12 +86,10 @@ probes_names_count(const struct probe_source *p, unsigned long *kernel, unsigned
 #include <bpf/libbpf.h>
 
 #include "source/probes-bpf.h"
+#include "source/probes-int.h"
 #include "source/probes-syms.h"
 #include "source/ksym.h"
 #include "source/probes.skel.h"
-
-#define PROBES_BTF	"/sys/kernel/btf/vmlinux"
-#define PROBES_TRACEFS	"/sys/kernel/tracing/events/kmem/mm_page_alloc_extfrag/id"
 
 _Static_assert(PB_BUCKETS == PROBE_BUCKETS && PB_ORDERS == PROBE_ORDERS &&
 	       PB_MTYPES == PROBE_MIGRATETYPES && PB_NODES == PROBE_NODES &&
@@ -94,54 +97,6 @@ _Static_assert(PB_BUCKETS == PROBE_BUCKETS && PB_ORDERS == PROBE_ORDERS &&
 	       PB_REASONS == THROTTLE_REASON_COUNT && PB_RESULT_OTHER == COMPACT_R_OTHER,
 	       "probes-bpf.h follows model/probes.h");
 _Static_assert(sizeof(struct pb_cum) % 8 == 0, "pb_cum is summed as __u64s");
-
-/* A program and the tracepoint (its BTF name) it needs. */
-struct probes_prog {
-	enum probe_id id;
-	const char *tp;			/* without the btf_trace_ prefix */
-	const char *hide;		/* the name PAGETOP_PROBES_HIDE takes */
-};
-
-static const struct probes_prog probes_progs[] = {
-	{ PROBE_DIRECT_RECLAIM, "mm_vmscan_direct_reclaim_begin", "vmscan:mm_vmscan_direct_reclaim_begin" },
-	{ PROBE_DIRECT_RECLAIM, "mm_vmscan_direct_reclaim_end", "vmscan:mm_vmscan_direct_reclaim_end" },
-	{ PROBE_MEMCG_RECLAIM, "mm_vmscan_memcg_reclaim_begin", "vmscan:mm_vmscan_memcg_reclaim_begin" },
-	{ PROBE_MEMCG_RECLAIM, "mm_vmscan_memcg_reclaim_end", "vmscan:mm_vmscan_memcg_reclaim_end" },
-	{ PROBE_COMPACTION, "mm_compaction_begin", "compaction:mm_compaction_begin" },
-	{ PROBE_COMPACTION, "mm_compaction_end", "compaction:mm_compaction_end" },
-	{ PROBE_COMPACT_TRY, "mm_compaction_try_to_compact_pages",
-	  "compaction:mm_compaction_try_to_compact_pages" },
-	{ PROBE_COMPACT_DEFER, "mm_compaction_deferred", "compaction:mm_compaction_deferred" },
-	{ PROBE_THROTTLE, "mm_vmscan_throttled", "vmscan:mm_vmscan_throttled" },
-	{ PROBE_EXTFRAG, "mm_page_alloc_extfrag", "kmem:mm_page_alloc_extfrag" },
-	{ PROBE_KSWAPD, "mm_vmscan_kswapd_wake", "vmscan:mm_vmscan_kswapd_wake" },
-	{ PROBE_KSWAPD, "mm_vmscan_kswapd_sleep", "vmscan:mm_vmscan_kswapd_sleep" },
-	{ PROBE_KCOMPACTD, "mm_compaction_kcompactd_wake", "compaction:mm_compaction_kcompactd_wake" },
-	{ PROBE_KCOMPACTD, "mm_compaction_kcompactd_sleep", "compaction:mm_compaction_kcompactd_sleep" },
-	{ PROBE_WRITE_FOLIO, "mm_vmscan_write_folio", "vmscan:mm_vmscan_write_folio" },
-	{ PROBE_WRITE_FOLIO, "mm_vmscan_writepage", "vmscan:mm_vmscan_writepage" },
-	{ PROBE_DSLEEP, "sched_switch", "sched:sched_switch" },
-};
-#define PROBES_NPROGS	(sizeof(probes_progs) / sizeof(probes_progs[0]))
-
-/* The descriptors the loader hands back, in this order, then the links. */
-enum { PROBES_FD_CUM, PROBES_FD_TICK, PROBES_FD_TASKS, PROBES_FD_DSTACKS,
-       PROBES_FD_STACKS, PROBES_FD_BSS, PROBES_NMAPS };
-_Static_assert(PROBES_NMAPS + PROBES_NPROGS <= BPF_CHILD_FDS, "one hand-over");
-
-/* What the loader (probes_child) found. */
-struct probes_facts {
-	int ok;				/* loaded: the descriptors follow */
-	char why[256];			/* not: why */
-	uint32_t attached;
-	uint32_t bss_size;		/* the .bss map's value size */
-	int n_links;
-};
-
-struct probes_child_arg {
-	uint64_t dsleep_min_ns;
-	const char *btf_path, *hide;
-};
 
 /* The parent holds no bpf_object: maps, the mapped .bss and links by fd. */
 struct probe_source {
@@ -151,6 +106,8 @@ struct probe_source {
 	struct probes_bpf__bss *bss;	/* bss_len bytes mapped */
 	size_t bss_len;
 	uint32_t attached, missing;
+	int dsleep_path;		/* enum probes_dsleep_path */
+	bool task_storage;		/* asked for (not PAGETOP_PROBES_TASK_STORAGE=0) */
 	char why[sizeof(((struct probes *)0)->why)];
 	uint64_t epoch, dsleep_min_ns;
 	int ncpu;
@@ -168,134 +125,6 @@ struct probe_source {
 	struct probes_syms *syms;
 	struct ksym *namer;		/* NULL: names from kallsyms */
 };
-
-static struct bpf_program *
-probes_program(struct probes_bpf *k, size_t i)
-{
-	struct bpf_program *const all[PROBES_NPROGS] = {
-		k->progs.direct_begin, k->progs.direct_end, k->progs.memcg_begin,
-		k->progs.memcg_end, k->progs.compact_begin, k->progs.compact_end,
-		k->progs.compact_try, k->progs.compact_deferred, k->progs.throttled,
-		k->progs.extfrag_btf, k->progs.kswapd_wake, k->progs.kswapd_sleep,
-		k->progs.kcompactd_wake, k->progs.kcompactd_sleep, k->progs.write_folio,
-		k->progs.writepage, k->progs.sched_switch,
-	};
-
-	return all[i];
-}
-
-/* name in the comma-separated list env, "group:name" as the hook takes them. */
-static bool
-probes_hidden(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = list; p && *p; ) {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-
-		if (len == n && strncmp(p, name, n) == 0)
-			return true;
-		p = e ? e + 1 : NULL;
-	}
-	return false;
-}
-
-static bool
-probes_tp_exists(const struct btf *btf, const char *tp)
-{
-	char name[96];
-
-	snprintf(name, sizeof(name), "btf_trace_%s", tp);
-	return btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
-}
-
-/* The kernel's enum compact_result, by name, to enum probe_compact_result. */
-static void
-probes_map_results(const struct btf *btf, volatile __u8 *map)
-{
-	static const struct {
-		const char *name;
-		enum probe_compact_result r;
-	} names[] = {
-		{ "COMPACT_SUCCESS", COMPACT_R_SUCCESS },
-		{ "COMPACT_PARTIAL_SKIPPED", COMPACT_R_PARTIAL_SKIPPED },
-		{ "COMPACT_COMPLETE", COMPACT_R_COMPLETE },
-		{ "COMPACT_SKIPPED", COMPACT_R_SKIPPED },
-		{ "COMPACT_DEFERRED", COMPACT_R_DEFERRED },
-		{ "COMPACT_CONTENDED", COMPACT_R_CONTENDED },
-		{ "COMPACT_NO_SUITABLE_PAGE", COMPACT_R_NO_SUITABLE_PAGE },
-		{ "COMPACT_CONTINUE", COMPACT_R_CONTINUE },
-		{ "COMPACT_NOT_SUITABLE_ZONE", COMPACT_R_NOT_SUITABLE_ZONE },
-	};
-	__s32 id = btf__find_by_name_kind(btf, "compact_result", BTF_KIND_ENUM);
-	const struct btf_type *t;
-	const struct btf_enum *e;
-
-	if (id <= 0 || !(t = btf__type_by_id(btf, (__u32)id)))
-		return;
-	e = btf_enum(t);
-	for (int i = 0; i < btf_vlen(t); i++, e++) {
-		const char *n = btf__name_by_offset(btf, e->name_off);
-
-		if (!n || e->val < 0 || e->val >= PB_KRESULTS)
-			continue;
-		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-			if (strcmp(n, names[k].name) == 0)
-				map[e->val] = (__u8)names[k].r;
-	}
-}
-
-/* log2(hpage_pmd_size / page size): HPAGE_PMD_ORDER, which is the
- * pageblock order wherever huge pages are built in; 9 (x86-64's) else. */
-static unsigned
-probes_pageblock_order(void)
-{
-	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "re");
-	unsigned long long sz = 0, page = (unsigned long long)sysconf(_SC_PAGESIZE);
-	unsigned order = 0;
-
-	if (f) {
-		if (fscanf(f, "%llu", &sz) != 1)
-			sz = 0;
-		fclose(f);
-	}
-	if (!sz || !page || sz < page)
-		return 9;
-	while ((page << order) < sz && order < 20)
-		order++;
-	return order;
-}
-
-/* "BPF locked down (lockdown: integrity)" when the kernel is. */
-static bool
-probes_locked_down(char *why, size_t size)
-{
-	char buf[128], *b, *e;
-	FILE *f = fopen("/sys/kernel/security/lockdown", "re");
-	bool on = false;
-
-	if (!f)
-		return false;
-	if (fgets(buf, sizeof(buf), f) && (b = strchr(buf, '[')) && (e = strchr(b, ']'))) {
-		*e = '\0';
-		if (strcmp(b + 1, "none") != 0) {
-			snprintf(why, size, "BPF locked down (lockdown: %s)", b + 1);
-			on = true;
-		}
-	}
-	fclose(f);
-	return on;
-}
-
-static int
-probes_libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
-}
 
 void
 probes_close(struct probe_source *p)
@@ -372,6 +201,17 @@ probes_missing_line(struct probe_source *p)
 		if (n >= sizeof(p->why))
 			break;
 	}
+	/* The D sleeps' slower way, said (the other is the rule). */
+	if (p->dsleep_path == PROBES_DSLEEP_HASH && n < sizeof(p->why))
+		snprintf(p->why + n, sizeof(p->why) - n, "%sD sleeps by tid hash: %s", n ? "; " : "",
+			 p->task_storage ? "no task storage" : "PAGETOP_PROBES_TASK_STORAGE=0");
+}
+
+const char *
+probes_dsleep_path(const struct probe_source *p)
+{
+	return p->dsleep_path == PROBES_DSLEEP_TASK_STORAGE ? "task storage" :
+	    p->dsleep_path == PROBES_DSLEEP_HASH ? "tid hash" : "none";
 }
 
 static int
@@ -398,119 +238,13 @@ probes_alloc(struct probe_source *p)
 	return p->sync_outer < 0 ? -errno : 0;
 }
 
-/* The loader's objects: it exits holding them, reachable from here so
- * that valgrind counts none of them lost. */
-static struct {
-	struct probes_bpf *volatile skel;	/* volatile: stored, never read */
-	struct btf *volatile btf;
-	struct bpf_link *link[PROBES_NPROGS];
-} probes_loader;
-
-/* In the loader (bpf-child.h): the kernel's BTF parsed, the programs
- * whose tracepoints exist loaded and attached, their descriptors handed
- * back. It exits after, so nothing here is freed. */
-static void
-probes_child(void *arg, void *facts, int *fd, int *nfd)
-{
-	const struct probes_child_arg *a = arg;
-	struct probes_facts *f = facts;
-	LIBBPF_OPTS(bpf_object_open_opts, oo);
-	struct bpf_program *prog[PROBES_NPROGS] = { 0 };
-	struct bpf_link **link = probes_loader.link;
-	const char *path = a->btf_path ? a->btf_path : PROBES_BTF;
-	struct probes_bpf *skel;
-	bool extfrag_tp = false;
-	uint32_t have = 0;
-	struct btf *btf;
-	int r;
-
-	if (!getenv("PAGETOP_PROBES_DEBUG"))
-		libbpf_set_print(probes_libbpf_quiet);
-	if (!(btf = probes_loader.btf = btf__parse(path, NULL))) {
-		snprintf(f->why, sizeof(f->why), "kernel has no BTF (%s: %s)", path,
-			 strerror(errno));
-		return;
-	}
-	oo.btf_custom_path = a->btf_path;
-	if (!(skel = probes_loader.skel = probes_bpf__open_opts(&oo))) {
-		snprintf(f->why, sizeof(f->why), "opening the probes: %s", strerror(errno));
-		return;
-	}
-	skel->rodata->dsleep_min_ns = a->dsleep_min_ns;
-	skel->rodata->pageblock_order = probes_pageblock_order();
-	probes_map_results(btf, skel->rodata->compact_map);
-	for (size_t i = 0; i < PROBES_NPROGS; i++) {
-		const struct probes_prog *pp = &probes_progs[i];
-		bool ok = probes_tp_exists(btf, pp->tp) && !probes_hidden(a->hide, pp->hide);
-
-		/* The older name of a tracepoint counts only without the newer. */
-		if (i > 0 && pp->id == probes_progs[i - 1].id && pp->id == PROBE_WRITE_FOLIO &&
-		    prog[i - 1])
-			ok = false;
-		prog[i] = ok ? probes_program(skel, i) : NULL;
-		bpf_program__set_autoload(probes_program(skel, i), ok);
-	}
-	/* The classic extfrag tracepoint, where tracefs has it. */
-	for (size_t i = 0; i < PROBES_NPROGS; i++)
-		if (probes_progs[i].id == PROBE_EXTFRAG && prog[i] &&
-		    access(PROBES_TRACEFS, R_OK) == 0) {
-			bpf_program__set_autoload(prog[i], false);
-			prog[i] = skel->progs.extfrag_tp;
-			extfrag_tp = true;
-		}
-	bpf_program__set_autoload(skel->progs.extfrag_tp, extfrag_tp);
-	btf__free(btf);
-	probes_loader.btf = NULL;
-	if ((r = probes_bpf__load(skel)) != 0) {
-		if (!((r == -EPERM || errno == EPERM) && probes_locked_down(f->why, sizeof(f->why))))
-			snprintf(f->why, sizeof(f->why), "loading the probes: %s", strerror(-r));
-		return;
-	}
-	if (!skel->bss) {
-		snprintf(f->why, sizeof(f->why), "the probes' globals are not mapped");
-		return;
-	}
-	for (size_t i = 0; i < PROBES_NPROGS; i++)
-		if (prog[i])
-			link[i] = bpf_program__attach(prog[i]);
-	/* A probe is attached when all its programs are. */
-	for (int id = 0; id < PROBE_ID_COUNT; id++) {
-		bool all = true, any = false;
-
-		for (size_t i = 0; i < PROBES_NPROGS; i++) {
-			if (probes_progs[i].id != (enum probe_id)id)
-				continue;
-			if (id == PROBE_WRITE_FOLIO) {
-				any |= link[i] != NULL;
-				continue;
-			}
-			any = true;
-			all &= link[i] != NULL;
-		}
-		if (any && all)
-			have |= 1u << id;
-	}
-	fd[PROBES_FD_CUM] = bpf_map__fd(skel->maps.cum);
-	fd[PROBES_FD_TICK] = bpf_map__fd(skel->maps.tick);
-	fd[PROBES_FD_TASKS] = bpf_map__fd(skel->maps.tasks);
-	fd[PROBES_FD_DSTACKS] = bpf_map__fd(skel->maps.dstacks);
-	fd[PROBES_FD_STACKS] = bpf_map__fd(skel->maps.stacks);
-	fd[PROBES_FD_BSS] = bpf_map__fd(skel->maps.bss);
-	*nfd = PROBES_NMAPS;
-	for (size_t i = 0; i < PROBES_NPROGS; i++)
-		if (link[i])
-			fd[(*nfd)++] = bpf_link__fd(link[i]);
-	f->n_links = *nfd - PROBES_NMAPS;
-	f->bss_size = (uint32_t)bpf_map__value_size(skel->maps.bss);
-	f->attached = have;
-	f->ok = 1;
-}
 
 struct probe_source *
 probes_open(const struct probes_opts *o, char *why, size_t size)
 {
 	struct probes_child_arg a = { .btf_path = getenv("PAGETOP_PROBES_BTF"),
-				      .hide = getenv("PAGETOP_PROBES_HIDE") };
+				      .hide = getenv("PAGETOP_PROBES_HIDE"), .task_storage = 1 };
+	const char *ts = getenv("PAGETOP_PROBES_TASK_STORAGE");
 	struct probes_facts f;
 	struct probe_source *p;
 	int fd[BPF_CHILD_FDS], nfd = 0, r;
@@ -532,6 +266,8 @@ probes_open(const struct probes_opts *o, char *why, size_t size)
 	p->sync_outer = p->sync_inner = -1;
 	for (int i = 0; i < PROBES_NMAPS; i++)
 		p->fd[i] = -1;
+	p->task_storage = !(ts && strcmp(ts, "0") == 0);
+	a.task_storage = p->task_storage;
 	p->dsleep_min_ns = o && o->dsleep_min_ns ? o->dsleep_min_ns : PROBES_DSLEEP_MIN_NS;
 	a.dsleep_min_ns = p->dsleep_min_ns;
 	if (bpf_child_run(probes_child, &a, &f, sizeof(f), fd, &nfd, why, size) < 0)
@@ -558,6 +294,7 @@ probes_open(const struct probes_opts *o, char *why, size_t size)
 		goto fail;
 	}
 	p->attached = f.attached;
+	p->dsleep_path = f.dsleep_path;
 	p->missing = ((1u << PROBE_ID_COUNT) - 1) & ~f.attached;
 	probes_missing_line(p);
 	p->epoch = probes_now();

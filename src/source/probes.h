@@ -7,7 +7,9 @@
  * Test hooks (environment): PAGETOP_PROBES_HIDE="vmscan:mm_vmscan_throttled,
  * sched:sched_switch" treats those tracepoints as missing;
  * PAGETOP_PROBES_BTF=FILE reads the kernel's types from FILE instead of
- * /sys/kernel/btf/vmlinux (a file that does not exist: no BTF).
+ * /sys/kernel/btf/vmlinux (a file that does not exist: no BTF);
+ * PAGETOP_PROBES_TASK_STORAGE=0 times D sleeps by the hash of tids, as
+ * on a kernel whose tracing programs have no task storage (before 5.12).
  */
 #ifndef PAGETOP_SOURCE_PROBES_H
 #define PAGETOP_SOURCE_PROBES_H
@@ -40,6 +42,10 @@ void probes_name_by_kernel(struct probe_source *p);
  * made where it could not: what names the D stacks, for the tests. */
 void probes_names_count(const struct probe_source *p, unsigned long *kernel,
 			unsigned long *passes);
+/* How D sleeps are timed: "task storage", "tid hash" (the kernel has no
+ * task storage for tracing programs, or the test hook; also said in the
+ * sample's why), "none" (not attached). */
+const char *probes_dsleep_path(const struct probe_source *p);
 /* *out for probes that did not open: UNAVAILABLE with why. */
 void probes_unavailable(struct probes *out, const char *why);
 
