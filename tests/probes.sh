@@ -133,12 +133,24 @@ episodes() {
 	$PROBES_LIVE -m 100000000 -s __do_sys_vfork -- bash -c \
 		"for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do $VFORK_HELPER 0.2 >/dev/null; done"
 }
+# The probes see the whole machine: tests running beside this one end
+# vfork waits of 100 ms and more of their own (under a sanitizer's load,
+# five in one run). More than 3 such is a run spoilt by others, not a
+# count of this one's: it is run again, at most twice, and said.
+episodes_into() {	# FILE
+	for try in 1 2 3; do
+		episodes > $1
+		c=$(val $1 acc.stack_count)
+		[ "${c:-0}" -le 23 ] && return
+		echo "# $c episodes under the vfork stack, $((c - 20)) of other tasks: run again"
+	done
+}
 # The checks of one run: $1 the output, $2 its name in the lines.
 episode_checks() {
 	o=$1 n=$2
-	# The probes see the whole machine: a test running beside this one may
-	# end a vfork wait of its own (tasks.sh holds one for seconds) in the
-	# interval. Each such episode is one more, and as long as it was.
+	# A test running beside this one may end a vfork wait of its own
+	# (tasks.sh holds one for seconds) in the interval: one more, and as
+	# long as it was.
 	cnt=$(val $o acc.stack_count)
 	tot=$(val $o acc.stack_total_ns)
 	max=$(val $o acc.stack_max_ns)
@@ -162,7 +174,7 @@ episode_checks() {
 		test "$(delta $o dsleep_count)" -ge "$cnt"
 	check_eq "(c$n) none lost" "$(delta $o dsleep_lost)" 0
 }
-episodes > $T/c.out
+episodes_into $T/c.out
 if [ "$kv" -ge 512 ]; then
 	check_eq "(c) D sleeps in task storage" "$(val $T/c.out dsleep_path)" "task storage"
 else
@@ -176,7 +188,7 @@ if [ "$kv" -ge 514 ]; then
 else
 	ok "(c) named by the kernel # SKIP Linux $(uname -r) is older than 5.14"
 fi
-PAGETOP_PROBES_TASK_STORAGE=0 episodes > $T/ch.out
+PAGETOP_PROBES_TASK_STORAGE=0 episodes_into $T/ch.out
 check_eq "(ch) forced: D sleeps by tid hash" "$(val $T/ch.out dsleep_path)" "tid hash"
 check_eq "(ch) ... said in why" "$(val $T/ch.out why)" \
 	"D sleeps by tid hash: PAGETOP_PROBES_TASK_STORAGE=0"
