@@ -162,4 +162,32 @@ check_eq "csv: ... and count 30 in kernel_events_total" \
 $PAGETOP export $REC --format csv > $T/nok.csv
 check_eq "a recording without the kernel log: no such columns" \
 	"$(head -1 $T/nok.csv | grep -c kernel_events)" 0
+
+# What export keeps from the sample before (the CSV row's unmoved columns,
+# vmstat names known, the JSON's unmoved members and zones) changes
+# nothing: each sample exported alone gives the same line as in the whole.
+# Real pressure (counters and free lists moving) and blocked tasks.
+for r in $REC $FIXTURES/recordings/format-2.2.ptrec; do
+	: > $T/alone.csv
+	: > $T/alone.jsonl
+	for t in $($PAGETOP dump $r --json 2>/dev/null | jq -r '.time' | sed -n '1,40p'); do
+		$PAGETOP export $r --format csv --since $t --until $t 2>/dev/null | sed 1d >> $T/alone.csv
+		$PAGETOP export $r --format json --since $t --until $t 2>/dev/null >> $T/alone.jsonl
+	done
+	k=$(wc -l < $T/alone.csv)
+	check_eq "$(basename $r): 40 samples (or all) alone" "$k" \
+		"$($PAGETOP dump $r --json 2>/dev/null | sed -n '1,40p' | wc -l)"
+	check_eq "$(basename $r): csv rows alone are the whole export's" \
+		"$($PAGETOP export $r --format csv 2>/dev/null | sed 1d | head -n $k | md5sum)" \
+		"$(md5sum < $T/alone.csv)"
+	check_eq "$(basename $r): json lines alone are the whole export's" \
+		"$($PAGETOP export $r --format json 2>/dev/null | head -n $k | md5sum)" \
+		"$(md5sum < $T/alone.jsonl)"
+done
+# Written out by a thread of its own: a full disk is still an error.
+if [ -w /dev/full ]; then
+	$PAGETOP export $REC --format json > /dev/full 2> $T/full.err
+	check_eq "json to a full disk: exit 1" "$?" 1
+	check_match "... saying why" "$(cat $T/full.err)" 'export: writing: No space left on device'
+fi
 done_testing

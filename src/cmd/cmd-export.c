@@ -6,16 +6,18 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "cmd/cmd-opts.h"
-#include "model/counters.h"
 #include "util/arith.h"
 #include "util/fmt-num.h"
 #include "output/export-om.h"
+#include "output/export-write.h"
 #include "output/json.h"
 #include "output/metrics.h"
 #include "output/openmetrics.h"
@@ -70,26 +72,39 @@ csv_header(const struct metric_set *m, FILE *out)
 	fputc('\n', out);
 }
 
-/* The CSV columns, found once: the series of each and its decimals, and
- * a row's text, written with one fwrite. */
+/*
+ * The CSV columns, found once: the series of each and its decimals, and
+ * a row's text, written with one fwrite. Most columns do not move from
+ * one sample to the next: a run of values the same as the row before is
+ * that row's text again, copied whole (at: where each column's ',' was in
+ * it, and at[n] its '\n').
+ */
 struct csv_cols {
 	int n;
 	int *ser;
 	int *decimals;
-	char *row;
+	int64_t *last;		/* the row before's values */
+	size_t *at;
+	bool have_last;
+	char *row, *before;	/* this row's text and the one before's */
 };
 
 static int
 csv_cols_init(struct csv_cols *c, const struct metric_set *m)
 {
 	int n = metrics_n_series(m);
+	size_t size = ((size_t)n + 1) * (1 + FMT_NUM_MAX) + 1;
 
 	c->n = 0;
+	c->have_last = false;
 	c->ser = malloc(((size_t)n + 1) * sizeof(*c->ser));
 	c->decimals = malloc(((size_t)n + 1) * sizeof(*c->decimals));
+	c->last = malloc(((size_t)n + 1) * sizeof(*c->last));
+	c->at = malloc(((size_t)n + 1) * sizeof(*c->at));
 	/* "time", then ',' and a value per column, then '\n'. */
-	c->row = malloc(((size_t)n + 1) * (1 + FMT_NUM_MAX) + 1);
-	if (!c->ser || !c->decimals || !c->row)
+	c->row = malloc(size);
+	c->before = malloc(size);
+	if (!c->ser || !c->decimals || !c->last || !c->at || !c->row || !c->before)
 		return -1;
 	for (int i = 0; i < n; i++)
 		if (csv_has(m, i)) {
@@ -104,7 +119,10 @@ csv_cols_free(struct csv_cols *c)
 {
 	free(c->ser);
 	free(c->decimals);
+	free(c->last);
+	free(c->at);
 	free(c->row);
+	free(c->before);
 }
 
 /* As metrics_format_value() writes them (no trailing zeros). */
@@ -115,26 +133,48 @@ csv_value(char *p, int64_t v, int decimals)
 }
 
 static void
-csv_row(const struct csv_cols *c, double wall, const int64_t *v, FILE *out)
+csv_row(struct csv_cols *c, double wall, const int64_t *v, FILE *out)
 {
-	char *p = csv_value(c->row, arith_llround(wall * 1000), 3);
+	char *row = c->row, *p = csv_value(row, arith_llround(wall * 1000), 3), *t;
+	int k = 0, e;
 
-	for (int k = 0; k < c->n; k++) {
+	while (k < c->n) {
 		int64_t x = v[c->ser[k]];
 
+		/* The row before's text of columns k to e. */
+		if (c->have_last && x == c->last[k]) {
+			size_t from = c->at[k], to = (size_t)(p - row), len;
+
+			for (e = k + 1; e < c->n && v[c->ser[e]] == c->last[e]; e++)
+				;
+			len = c->at[e] - from;
+			memcpy(p, c->before + from, len);
+			for (; k < e; k++)
+				c->at[k] = c->at[k] - from + to;
+			p += len;
+			continue;
+		}
+		c->at[k] = (size_t)(p - row);
+		c->last[k] = x;
 		*p++ = ',';
 		if (x >= 0 && c->decimals[k] == 0)
 			p += fmt_num_u64((uint64_t)x, p);
 		else if (x != METRIC_NONE)
 			p = csv_value(p, x, c->decimals[k]);
+		k++;
 	}
+	c->at[c->n] = (size_t)(p - row);
 	*p++ = '\n';
-	fwrite(c->row, 1, (size_t)(p - c->row), out);
+	fwrite(row, 1, (size_t)(p - row), out);
+	c->have_last = true;
+	t = c->before;
+	c->before = c->row;
+	c->row = t;
 }
 
 /* The snapshot's JSON, leaving out the sources not asked for. */
 static void
-json_line(struct tick *t, unsigned mask, struct counters_map *counters, FILE *out)
+json_line(struct tick *t, unsigned mask, struct sample_json_memo *memo, FILE *out)
 {
 	struct sample *s = t->s;
 	struct source_status saved[SRC_COUNT];
@@ -148,7 +188,7 @@ json_line(struct tick *t, unsigned mask, struct counters_map *counters, FILE *ou
 		if (!(mask & SRC_BIT(i)) && i != SRC_UPTIME)
 			s->status[i].err = SRC_NOT_READ;
 	json_init(&j, out);
-	j.counters = counters;
+	j.memo = memo;
 	sample_json(&j, s, tick_groups(t));
 	fputc('\n', out);
 	memcpy(s->status, saved, sizeof(saved));
@@ -173,13 +213,15 @@ cmd_export_exec(int argc, char **argv)
 	struct metric_set *m = NULL;
 	struct export_om *om = NULL;
 	struct csv_cols cols = { 0 };
-	struct counters_map *counters = NULL;
+	struct sample_json_memo *memo = NULL;
+	struct export_write *wr = NULL;
+	FILE *dst = NULL;
 	int64_t *vals = NULL;
 	unsigned mask = 0;
 	size_t n, from, to;
 	bool built = false;
 	char why[512], first_why[sizeof(f->why)] = "";
-	size_t read = 0, unread = 0;
+	size_t read = 0, unread = 0, last_read = SIZE_MAX;
 	int c, status = 0;
 
 	optind = 1;
@@ -235,13 +277,23 @@ cmd_export_exec(int argc, char **argv)
 		goto out;
 	}
 	if (fmt == EXPORT_JSON) {
-		if (!(counters = malloc(sizeof(*counters)))) {
+		if (!(memo = malloc(sizeof(*memo))) || sample_json_memo_init(memo) < 0) {
+			free(memo);
+			memo = NULL;
 			fprintf(stderr, "pagetop: out of memory\n");
 			status = 1;
 			goto out;
 		}
-		counters_map_init(counters);
 	}
+	/* CSV and JSON lines go out through a writer of their own (with
+	 * stdout's buffer empty: nothing has gone to it). */
+	if (fmt != EXPORT_OPENMETRICS && (wr = export_write_new(STDOUT_FILENO)) &&
+	    !(dst = export_write_file(wr))) {
+		export_write_end(wr);
+		wr = NULL;
+	}
+	if (!dst)
+		dst = stdout;
 	if ((n = feed_count(f)) == 0) {
 		fprintf(stderr, "pagetop: %s: no samples\n", path);
 		status = 1;
@@ -270,10 +322,16 @@ cmd_export_exec(int argc, char **argv)
 		}
 		read++;
 		if (fmt == EXPORT_JSON) {
-			json_line(&f->tick, mask, counters, stdout);
+			json_line(&f->tick, mask, memo, dst);
 			continue;
 		}
 		in = metrics_input_of(&f->tick);
+		/* Read in order, the sample before is the last call's. */
+		if (i > from && last_read == i - 1) {
+			in.prev = f->tick.prev;
+			in.same_shape = f->tick.same_shape;
+		}
+		last_read = i;
 		/* The columns and series are those of the first sample. */
 		if (!built) {
 			if (metrics_build(m, &in, mask) < 0 ||
@@ -284,7 +342,7 @@ cmd_export_exec(int argc, char **argv)
 				goto out;
 			}
 			if (fmt == EXPORT_CSV)
-				csv_header(m, stdout);
+				csv_header(m, dst);
 			else if (!(om = export_om_new(m, why, sizeof(why)))) {
 				fprintf(stderr, "pagetop: export: %s\n", why);
 				status = 1;
@@ -294,7 +352,7 @@ cmd_export_exec(int argc, char **argv)
 		}
 		metrics_values(m, &in, vals);
 		if (fmt == EXPORT_CSV)
-			csv_row(&cols, in.s->wall, vals, stdout);
+			csv_row(&cols, in.s->wall, vals, dst);
 		else if (export_om_push(om, in.s->wall, vals, why, sizeof(why)) < 0) {
 			fprintf(stderr, "pagetop: export: %s\n", why);
 			status = 1;
@@ -306,6 +364,16 @@ cmd_export_exec(int argc, char **argv)
 			fputs("# EOF\n", stdout);
 		else if (export_om_write(om, stdout, why, sizeof(why)) < 0) {
 			fprintf(stderr, "pagetop: export: %s\n", why);
+			status = 1;
+		}
+	}
+	if (wr) {
+		int e = fclose(dst) != 0 ? -EIO : 0, w = export_write_end(wr);
+
+		wr = NULL;
+		dst = stdout;
+		if (w < 0 || e < 0) {
+			fprintf(stderr, "pagetop: export: writing: %s\n", strerror(w < 0 ? -w : -e));
 			status = 1;
 		}
 	}
@@ -322,9 +390,15 @@ cmd_export_exec(int argc, char **argv)
 	    from < to)
 		status = 1;
 out:
+	if (wr) {
+		fclose(dst);
+		export_write_end(wr);
+	}
 	export_om_free(om);
 	csv_cols_free(&cols);
-	free(counters);
+	if (memo)
+		sample_json_memo_free(memo);
+	free(memo);
 	free(vals);
 	metrics_free(m);
 	feed_close(f);

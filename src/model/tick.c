@@ -83,6 +83,7 @@ tick_update(struct tick *t)
 		if (t->have_pti) {
 			tick_keep_pti(t->pti, &s->pti);
 			t->pti_wall = s->wall;
+			t->pti_reads++;
 		}
 	}
 	t->have_groups = sample_has(s, SRC_TASKS);

@@ -32,6 +32,7 @@ struct tick {
 	struct pagetypeinfo *pti;	/* the last read in force, when have_pti */
 	bool have_pti;
 	double pti_wall;		/* when it was read */
+	unsigned long pti_reads;	/* reads kept, ever (not reset): a new one when it moves */
 	struct reasons *rs;		/* the wait-reason table */
 	struct task_groups *groups;	/* s's blocked tasks: see tick_groups() */
 	bool have_groups;		/* s holds a task scan */

@@ -1,6 +1,8 @@
 #include "output/json.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/fmt-num.h"
@@ -12,15 +14,18 @@ json_init(struct json *j, FILE *f)
 	j->f = f;
 	j->depth = 0;
 	j->need_comma[0] = false;
-	j->counters = NULL;
+	j->memo = NULL;
+	j->flushes = 0;
 	j->len = 0;
 }
 
 void
 json_flush(struct json *j)
 {
-	if (j->len)
+	if (j->len) {
 		fwrite(j->buf, 1, j->len, j->f);
+		j->flushes++;
+	}
 	j->len = 0;
 }
 
@@ -363,4 +368,138 @@ json_double(struct json *j, const char *key, double v, int decimals)
 	} else
 		json_put(j, "null", 4);
 	json_done(j);
+}
+
+int
+json_members_init(struct json_members *mm, int cap, size_t key_size)
+{
+	memset(mm, 0, sizeof(*mm));
+	/* A member at its longest: a comma, a name escaped 6 bytes for
+	 * one, quotes, colon and a number. */
+	mm->size = (size_t)cap * (6 * key_size + 5 + FMT_NUM_MAX);
+	mm->text = malloc(mm->size);
+	mm->at = malloc(((size_t)cap + 1) * sizeof(*mm->at));
+	mm->held = malloc((size_t)cap * (key_size + 8));
+	mm->key_len = malloc((size_t)cap * sizeof(*mm->key_len));
+	if (!mm->text || !mm->at || !mm->held || !mm->key_len) {
+		json_members_free(mm);
+		return -ENOMEM;
+	}
+	mm->cap = cap;
+	mm->key_size = key_size;
+	return 0;
+}
+
+void
+json_members_free(struct json_members *mm)
+{
+	free(mm->text);
+	free(mm->at);
+	free(mm->held);
+	free(mm->key_len);
+	memset(mm, 0, sizeof(*mm));
+}
+
+bool
+json_members_u64(struct json *j, const char *key, struct json_members *mm, const void *e,
+		 size_t stride, int n)
+{
+	const unsigned char *p = e;
+	size_t w = mm->key_size + 8, start;
+	unsigned long flushes;
+	int held = mm->n, i = 0;
+	bool same = n == held;
+
+	json_object_begin(j, key);
+	/* Written again from here on: held again only if whole. */
+	mm->n = 0;
+	if (n > mm->cap) {
+		for (; i < n; i++) {
+			uint64_t v;
+
+			memcpy(&v, p + (size_t)i * stride + mm->key_size, sizeof(v));
+			json_u64(j, (const char *)p + (size_t)i * stride, v);
+		}
+		json_object_end(j);
+		return false;
+	}
+	start = j->len;
+	flushes = j->flushes;
+	while (i < n) {
+		const unsigned char *x = p + (size_t)i * stride;
+		unsigned char *h = mm->held + (size_t)i * w;
+		uint64_t v;
+
+		if (i < held && memcmp(x, h, w) == 0) {
+			size_t from = mm->at[i], to = j->len - start;
+			int r = i + 1;
+
+			while (r < held && r < n &&
+			       memcmp(p + (size_t)r * stride, mm->held + (size_t)r * w, w) == 0)
+				r++;
+			json_put(j, mm->text + from, mm->at[r] - from);
+			for (; i < r; i++)
+				mm->at[i] = mm->at[i] - from + to;
+			j->need_comma[j->depth] = true;
+			continue;
+		}
+		memcpy(&v, x + mm->key_size, sizeof(v));
+		if (i < held && memcmp(x, h, mm->key_size) == 0) {
+			/* The same name: its text again, then the value. */
+			size_t from = mm->at[i], k = mm->key_len[i];
+
+			mm->at[i] = j->len - start;
+			json_put(j, mm->text + from, k);
+			j->len += (size_t)fmt_num_u64(v, json_room(j, FMT_NUM_MAX));
+			j->need_comma[j->depth] = true;
+		} else {
+			same = false;
+			mm->at[i] = j->len - start;
+			json_key(j, (const char *)x);
+			mm->key_len[i] = j->len - start - mm->at[i];
+			j->len += (size_t)fmt_num_u64(v, json_room(j, FMT_NUM_MAX));
+		}
+		memcpy(h, x, w);
+		i++;
+	}
+	mm->at[n] = j->len - start;
+	/* The text is kept when it is all in the buffer still. */
+	if (j->flushes == flushes && mm->at[n] <= mm->size) {
+		memcpy(mm->text, j->buf + start, mm->at[n]);
+		mm->n = n;
+	}
+	json_object_end(j);
+	return same;
+}
+
+bool
+json_piece_hit(struct json *j, struct json_piece *pc, const void *in, size_t n)
+{
+	/* The comma is not the piece's: written here, then none. */
+	if (j->need_comma[j->depth])
+		json_putc(j, ',');
+	if (pc->held && pc->in_len == n && memcmp(pc->in, in, n) == 0) {
+		json_put(j, pc->text, pc->len);
+		j->need_comma[j->depth] = true;
+		return true;
+	}
+	j->need_comma[j->depth] = false;
+	pc->held = false;
+	pc->in_len = n <= sizeof(pc->in) ? n : 0;
+	if (pc->in_len)
+		memcpy(pc->in, in, n);
+	pc->start = j->len;
+	pc->flushes = j->flushes;
+	return false;
+}
+
+void
+json_piece_end(struct json *j, struct json_piece *pc)
+{
+	pc->len = j->len - pc->start;
+	/* Held when it is all in the buffer still, and fits. */
+	if (pc->in_len && j->flushes == pc->flushes && pc->len <= sizeof(pc->text)) {
+		memcpy(pc->text, j->buf + pc->start, pc->len);
+		pc->held = true;
+	}
 }

@@ -54,9 +54,25 @@ struct metric_set {
 	struct metric_check *check;
 	uint8_t *check_ok;
 	int n_check, cap_check;
+	/* What metrics_values() reads of each series, packed (cap_check
+	 * long): a series is 400 bytes, mostly its names. */
+	struct metric_plan *plan;
+	/* The sample of the last metrics_values() call, and whether every
+	 * vmstat (meminfo) series found its name at its index there: a
+	 * sample of its names (metrics_input.prev) need not look again. */
+	const struct sample *named;
+	bool vm_at, mem_at;
+	/* The pagetypeinfo read the last call's values are of (0 none). */
+	const struct pagetypeinfo *pti_done;
+	unsigned long pti_read_done;
 	/* The probe fallback pairs seen nonzero: a bit per taken type,
 	 * [order][asked] (metrics_note). */
 	uint8_t fb_seen[PROBE_ORDERS][PROBE_MIGRATETYPES];
+};
+
+struct metric_plan {
+	int kind, a, b, check;
+	int run;		/* series of its kind from it on, itself too */
 };
 
 /* What a row must hold for its series to be read from it: the node, zone

@@ -69,15 +69,20 @@ int
 metrics_values_plan(struct metric_set *m)
 {
 	m->n_check = 0;
+	m->named = NULL;
 	if (m->cap_check < m->n_ser) {
 		struct metric_check *c = realloc(m->check, (size_t)m->n_ser * sizeof(*c));
 		uint8_t *ok = c ? realloc(m->check_ok, (size_t)m->n_ser) : NULL;
+		struct metric_plan *pl = ok ? realloc(m->plan, (size_t)m->n_ser * sizeof(*pl)) :
+		    NULL;
 
 		if (c)
 			m->check = c;
-		if (!c || !ok)
+		if (ok)
+			m->check_ok = ok;
+		if (!c || !ok || !pl)
 			return -ENOMEM;
-		m->check_ok = ok;
+		m->plan = pl;
 		m->cap_check = m->n_ser;
 	}
 	for (int i = 0; i < m->n_ser; i++) {
@@ -87,20 +92,27 @@ metrics_values_plan(struct metric_set *m)
 		se->check = -1;
 		if (se->kind == MK_VMSTAT || se->kind == MK_MEMINFO)
 			plan_name(se);
-		if (kind < 0)
-			continue;
-		/* The series of a row are next to each other: the last
-		 * checks are the likely ones. */
-		for (c = m->n_check - 1; c >= 0 && c >= m->n_check - 64; c--)
-			if (check_same(&m->check[c], kind, se))
-				break;
-		if (c < 0 || c < m->n_check - 64) {
-			c = m->n_check++;
-			m->check[c] = (struct metric_check){ .kind = kind, .a = se->a, .b = se->b,
-							     .se = se };
+		if (kind >= 0) {
+			/* The series of a row are next to each other: the
+			 * last checks are the likely ones. */
+			for (c = m->n_check - 1; c >= 0 && c >= m->n_check - 64; c--)
+				if (check_same(&m->check[c], kind, se))
+					break;
+			if (c < 0 || c < m->n_check - 64) {
+				c = m->n_check++;
+				m->check[c] = (struct metric_check){ .kind = kind, .a = se->a,
+								     .b = se->b, .se = se };
+			}
+			se->check = c;
 		}
-		se->check = c;
+		m->plan[i] = (struct metric_plan){ .kind = se->kind, .a = se->a, .b = se->b,
+						   .check = se->check, .run = 1 };
 	}
+	for (int i = m->n_ser - 2; i >= 0; i--)
+		if (m->plan[i].kind == m->plan[i + 1].kind)
+			m->plan[i].run = m->plan[i + 1].run + 1;
+	m->pti_done = NULL;
+	m->pti_read_done = 0;
 	return 0;
 }
 
@@ -296,32 +308,98 @@ series_value(struct metric_set *m, const struct metric_series *se, const struct 
 	return METRIC_NONE;
 }
 
+/* Whether the names of s's source src are those of the sample the last
+ * call read (so what it found of them holds). */
+static bool
+names_known(const struct metric_set *m, const struct metrics_input *in, int src)
+{
+	return in->prev && in->prev == m->named && (in->same_shape & SRC_BIT(src));
+}
+
+static bool
+is_pti(int kind)
+{
+	return kind == MK_PTI_FREE || kind == MK_PTI_BLOCKS || kind == MK_PTI_TIME;
+}
+
 void
 metrics_values(struct metric_set *m, const struct metrics_input *in, int64_t *v)
 {
 	const struct sample *s = in->s;
 	const struct pagetypeinfo *pti = in->pti;
-	bool vm = sample_has(s, SRC_VMSTAT);
+	bool vm = sample_has(s, SRC_VMSTAT), mem = sample_has(s, SRC_MEMINFO);
+	/* Every vmstat (meminfo) series at its index: known from the call
+	 * before, or found on the way. */
+	bool vm_known = vm && m->vm_at && names_known(m, in, SRC_VMSTAT);
+	bool mem_known = mem && m->mem_at && names_known(m, in, SRC_MEMINFO);
+	bool vm_at = vm, mem_at = mem;
+	/* The read in force is the one the values in v are of. */
+	bool pti_same = in->prev && in->prev == m->named && pti && in->pti_read != 0 &&
+	    pti == m->pti_done && in->pti_read == m->pti_read_done;
 
 	m->frag_done = 0;
 	m->cats_done = false;
 	for (int c = 0; c < m->n_check; c++)
-		m->check_ok[c] = check_row(&m->check[c], in);
-	for (int i = 0; i < m->n_ser; i++) {
-		const struct metric_series *se = &m->ser[i];
+		if (!pti_same || !is_pti(m->check[c].kind))
+			m->check_ok[c] = check_row(&m->check[c], in);
+	for (int i = 0; i < m->n_ser;) {
+		const struct metric_plan *pl = &m->plan[i];
+		int e = i + pl->run;
 
-		/* The commonest kinds, as series_value() reads them, inline;
-		 * whatever they do not find, series_value() again. */
-		if (se->kind == MK_VMSTAT && vm && se->a < s->vm.n &&
-		    name_is(s->vm.e[se->a].name, se))
-			v[i] = clamp_u64(s->vm.e[se->a].value);
-		else if (se->kind == MK_PTI_FREE && pti && m->check_ok[se->check] &&
-			 se->b < pti->n_orders)
-			v[i] = pti->free[se->a].free[se->b];
-		else if (se->kind == MK_BUDDY_FREE && m->check_ok[se->check] &&
-			 se->b < s->buddy.n_orders)
-			v[i] = clamp_u64(s->buddy.zones[se->a].free[se->b]);
-		else
-			v[i] = series_value(m, se, in);
+		/* A run of the commonest kinds, as series_value() reads
+		 * them, in a loop of its own; whatever they do not find,
+		 * series_value() again. */
+		switch (pl->kind) {
+		case MK_VMSTAT:
+			for (; i < e; i++, pl++)
+				if (vm && pl->a < s->vm.n &&
+				    (vm_known || name_is(s->vm.e[pl->a].name, &m->ser[i])))
+					v[i] = clamp_u64(s->vm.e[pl->a].value);
+				else {
+					vm_at = false;
+					v[i] = series_value(m, &m->ser[i], in);
+				}
+			continue;
+		case MK_MEMINFO:
+			for (; i < e; i++, pl++)
+				if (mem && pl->a < s->mem.n &&
+				    (mem_known || name_is(s->mem.e[pl->a].name, &m->ser[i]))) {
+					const struct meminfo_entry *me = &s->mem.e[pl->a];
+
+					v[i] = clamp_u64(me->kb ? me->value * 1024 : me->value);
+				} else {
+					mem_at = false;
+					v[i] = series_value(m, &m->ser[i], in);
+				}
+			continue;
+		case MK_PTI_FREE:
+		case MK_PTI_BLOCKS:
+		case MK_PTI_TIME:
+			if (pti_same) {
+				i = e;
+				continue;
+			}
+			for (; i < e; i++, pl++)
+				if (pl->kind == MK_PTI_FREE && pti && m->check_ok[pl->check] &&
+				    pl->b < pti->n_orders)
+					v[i] = pti->free[pl->a].free[pl->b];
+				else
+					v[i] = series_value(m, &m->ser[i], in);
+			continue;
+		case MK_BUDDY_FREE:
+			for (; i < e; i++, pl++)
+				if (m->check_ok[pl->check] && pl->b < s->buddy.n_orders)
+					v[i] = clamp_u64(s->buddy.zones[pl->a].free[pl->b]);
+				else
+					v[i] = series_value(m, &m->ser[i], in);
+			continue;
+		}
+		for (; i < e; i++)
+			v[i] = series_value(m, &m->ser[i], in);
 	}
+	m->named = s;
+	m->vm_at = vm_at;
+	m->mem_at = mem_at;
+	m->pti_done = pti;
+	m->pti_read_done = in->pti_read;
 }

@@ -68,6 +68,7 @@ metrics_free(struct metric_set *m)
 	free(m->vals);
 	free(m->check);
 	free(m->check_ok);
+	free(m->plan);
 	free(m);
 }
 

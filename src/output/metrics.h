@@ -70,6 +70,7 @@ struct metrics_input {
 	const struct sample *s;
 	const struct pagetypeinfo *pti;	/* NULL when none was read */
 	double pti_wall;		/* when it was read */
+	unsigned long pti_read;		/* which read it is (tick.pti_reads); 0 not known */
 	const struct task_groups *groups;	/* NULL: tasks without categories */
 	/* Kernel log events per enum kmsg_kind since the start (a counter
 	 * the caller keeps, from each sample's kmsg); NULL: no kernel log. */
@@ -77,6 +78,14 @@ struct metrics_input {
 	/* The capture at the last event, in force until the next one
 	 * (model/capture.h); NULL before any. */
 	const struct capture *cap;
+	/* When s is a delta of the sample of the previous metrics_values()
+	 * call, that sample, unchanged since (export reading in order),
+	 * and the sources of s in its shape, with its names (SRC_BIT()s,
+	 * tick.same_shape): their names are not looked at again. NULL and
+	 * 0 when not known (metrics_input_of). With prev, v holds what
+	 * the previous call wrote: what has not moved is left there. */
+	const struct sample *prev;
+	unsigned same_shape;
 };
 
 /* --source names, as `dump` takes them, plus zoneinfo; "all" is every one. */
@@ -120,6 +129,7 @@ metrics_input_of(struct tick *t)
 		.s = t->s,
 		.pti = t->have_pti ? t->pti : NULL,
 		.pti_wall = t->pti_wall,
+		.pti_read = t->have_pti ? t->pti_reads : 0,
 		.groups = tick_groups(t),
 		.kmsg_total = t->s->kmsg.err ? NULL : tick_kmsg_total(t),
 		.cap = t->have_cap ? t->cap : NULL,

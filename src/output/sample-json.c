@@ -1,6 +1,8 @@
 #include "output/sample-json.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stddef.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -10,13 +12,45 @@
 #include "model/taskgroups.h"
 #include "parse/kmsg.h"
 
+/* json_members_u64 reads an entry as its name, then its value. */
+_Static_assert(offsetof(struct vmstat_entry, value) == VMSTAT_NAME_LEN, "vmstat entry");
+_Static_assert(offsetof(struct meminfo_entry, value) == MEMINFO_NAME_LEN, "meminfo entry");
+
+/* What a zone's buddyinfo row and fragmentation are written from. */
+struct zone_key {
+	int node, n_orders;
+	char zone[NAME_LEN];
+	uint64_t free[MAX_ORDERS];
+};
+_Static_assert(sizeof(struct zone_key) <= JSON_PIECE_IN, "zone key");
+
+/* The piece of zone z (NULL: none), its key made. */
+static struct json_piece *
+zone_piece(struct json_piece *memo, const struct buddyinfo *bi, int z, struct zone_key *k)
+{
+	const struct buddyinfo_zone *bz = &bi->zones[z];
+
+	if (!memo || bi->n_orders > MAX_ORDERS)
+		return NULL;
+	memset(k, 0, sizeof(*k));
+	k->node = bz->node;
+	k->n_orders = bi->n_orders;
+	memcpy(k->zone, bz->zone, strnlen(bz->zone, NAME_LEN));
+	memcpy(k->free, bz->free, (size_t)bi->n_orders * sizeof(bz->free[0]));
+	return &memo[z];
+}
+
 static void
 json_buddyinfo(struct json *j, const struct buddyinfo *bi)
 {
 	json_array_begin(j, "buddyinfo");
 	for (int z = 0; z < bi->n_zones; z++) {
 		const struct buddyinfo_zone *bz = &bi->zones[z];
+		struct zone_key k;
+		struct json_piece *pc = zone_piece(j->memo ? j->memo->buddy : NULL, bi, z, &k);
 
+		if (pc && json_piece_hit(j, pc, &k, sizeof(k)))
+			continue;
 		json_object_begin(j, NULL);
 		json_int(j, "node", bz->node);
 		json_str(j, "zone", bz->zone);
@@ -25,6 +59,8 @@ json_buddyinfo(struct json *j, const struct buddyinfo *bi)
 			json_u64(j, NULL, bz->free[o]);
 		json_array_end(j);
 		json_object_end(j);
+		if (pc)
+			json_piece_end(j, pc);
 	}
 	json_array_end(j);
 }
@@ -98,7 +134,20 @@ static void
 json_psi(struct json *j, const struct sample *s)
 {
 	static const char *const names[PSI_COUNT] = { "cpu", "memory", "io", "irq" };
+	struct {
+		bool has[PSI_COUNT];
+		struct psi p[PSI_COUNT];
+	} k;
 
+	_Static_assert(sizeof(k) <= JSON_PIECE_IN, "psi key");
+	if (j->memo) {
+		memset(&k, 0, sizeof(k));
+		for (int r = 0; r < PSI_COUNT; r++)
+			if ((k.has[r] = sample_has(s, SRC_PSI_CPU + r)))
+				k.p[r] = s->psi[r];
+		if (json_piece_hit(j, &j->memo->psi, &k, sizeof(k)))
+			return;
+	}
 	json_object_begin(j, "psi");
 	for (int r = 0; r < PSI_COUNT; r++) {
 		if (!sample_has(s, SRC_PSI_CPU + r))
@@ -111,6 +160,8 @@ json_psi(struct json *j, const struct sample *s)
 		json_object_end(j);
 	}
 	json_object_end(j);
+	if (j->memo)
+		json_piece_end(j, &j->memo->psi);
 }
 
 static void
@@ -143,7 +194,11 @@ json_fragmentation(struct json *j, const struct buddyinfo *bi)
 	json_array_begin(j, "fragmentation");
 	for (int z = 0; z < bi->n_zones; z++) {
 		struct frag fr;
+		struct zone_key k;
+		struct json_piece *pc = zone_piece(j->memo ? j->memo->frag : NULL, bi, z, &k);
 
+		if (pc && json_piece_hit(j, pc, &k, sizeof(k)))
+			continue;
 		frag_compute(bi->zones[z].free, bi->n_orders, &fr);
 		json_object_begin(j, NULL);
 		json_int(j, "node", bi->zones[z].node);
@@ -159,17 +214,42 @@ json_fragmentation(struct json *j, const struct buddyinfo *bi)
 		json_array_end(j);
 		json_int(j, "highest_free_order", fr.highest_free_order);
 		json_object_end(j);
+		if (pc)
+			json_piece_end(j, pc);
 	}
 	json_array_end(j);
 }
 
+int
+sample_json_memo_init(struct sample_json_memo *m)
+{
+	counters_map_init(&m->counters);
+	if (json_members_init(&m->vm, MAX_VMSTAT, VMSTAT_NAME_LEN) < 0)
+		return -ENOMEM;
+	if (json_members_init(&m->mem, MAX_MEMINFO, MEMINFO_NAME_LEN) < 0) {
+		json_members_free(&m->vm);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void
+sample_json_memo_free(struct sample_json_memo *m)
+{
+	json_members_free(&m->vm);
+	json_members_free(&m->mem);
+}
+
+/* same: vm has the names of the vmstat the memo's map was last used on. */
 static void
-json_reclaim(struct json *j, const struct vmstat *vm)
+json_reclaim(struct json *j, const struct vmstat *vm, bool same)
 {
 	struct counters c;
 
-	if (j->counters)
-		counters_from_vmstat_mapped(vm, j->counters, &c);
+	if (j->memo && same)
+		counters_from_vmstat_same(vm, &j->memo->counters, &c);
+	else if (j->memo)
+		counters_from_vmstat_mapped(vm, &j->memo->counters, &c);
 	else
 		counters_from_vmstat(vm, &c);
 	json_object_begin(j, "reclaim");
@@ -332,14 +412,20 @@ sample_json_at(struct json *j, const struct sample *s, const struct task_groups 
 		json_buddyinfo(j, &s->buddy);
 	if (sample_has(s, SRC_PAGETYPEINFO))
 		json_pagetypeinfo(j, &s->pti, pti_when != s->wall ? pti_when : NAN);
-	if (sample_has(s, SRC_VMSTAT)) {
+	if (sample_has(s, SRC_VMSTAT) && j->memo) {
+		json_reclaim(j, &s->vm, json_members_u64(j, "vmstat", &j->memo->vm, s->vm.e,
+							 sizeof(s->vm.e[0]), s->vm.n));
+	} else if (sample_has(s, SRC_VMSTAT)) {
 		json_object_begin(j, "vmstat");
 		for (int i = 0; i < s->vm.n; i++)
 			json_u64(j, s->vm.e[i].name, s->vm.e[i].value);
 		json_object_end(j);
-		json_reclaim(j, &s->vm);
+		json_reclaim(j, &s->vm, false);
 	}
-	if (sample_has(s, SRC_MEMINFO)) {
+	if (sample_has(s, SRC_MEMINFO) && j->memo) {
+		json_members_u64(j, "meminfo", &j->memo->mem, s->mem.e, sizeof(s->mem.e[0]),
+				 s->mem.n);
+	} else if (sample_has(s, SRC_MEMINFO)) {
 		json_object_begin(j, "meminfo");
 		for (int i = 0; i < s->mem.n; i++)
 			json_u64(j, s->mem.e[i].name, s->mem.e[i].value);

@@ -6,6 +6,22 @@
 #include "model/sample.h"
 #include "model/taskgroups.h"
 
+#include "model/counters.h"
+
+/* For a writer of many samples alike (export, through json.memo): the
+ * reclaim counters found through a map, not by name at every sample, and
+ * the vmstat and meminfo objects written as the sample before's were. */
+struct sample_json_memo {
+	struct counters_map counters;
+	struct json_members vm, mem;
+	/* Each zone's buddyinfo row and fragmentation, and the pressure. */
+	struct json_piece buddy[MAX_ZONES], frag[MAX_ZONES], psi;
+};
+
+/* 0, or -ENOMEM. */
+int sample_json_memo_init(struct sample_json_memo *m);
+void sample_json_memo_free(struct sample_json_memo *m);
+
 /* groups: the blocked tasks of s grouped (their category and reason), or
  * NULL to leave those out. */
 void sample_json(struct json *j, const struct sample *s, const struct task_groups *groups);
