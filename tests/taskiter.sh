@@ -8,6 +8,9 @@
 #  (b) a task held in D by vfork-helper: in both, same tid, tgid, comm
 #  (c) its reads allocate nothing after open
 #  (d) not root, no BTF: the /proc scan is used and says why
+#  (e) through the iterator, the task in D's details (command line, user)
+#      are read without libproc2, which is not loaded; with the /proc
+#      scan (PAGETOP_PROBES_BTF to none) they come through libproc2
 set -u
 . "$TESTLIB"
 T=$TMPDIR_TEST
@@ -105,4 +108,29 @@ check_eq "(d) a loader that never answers: /proc, and why" "$(val $T/d3.out how)
 	"/proc (task iterator: loading BPF: the loader did not answer in 0.3 s)"
 check_eq "(d) no BTF: the vfork task still in D" \
 	"$(val $T/d2.out proc0.d | grep "^$vpid ")" "$want"
+
+# (e) The details without libproc2 through the iterator, with it on /proc.
+blocked() {	# blocked JSON: "cmdline user" of the vfork task
+	python3 -c 'import json, sys
+for b in json.load(open(sys.argv[1]))["tasks"]["blocked"]:
+	if b["tgid"] == int(sys.argv[2]):
+		print(b["cmdline"], b["user"])' $1 $vpid
+}
+user=$(id -un)
+$PAGETOP snapshot --json > $T/e1.json 2>/dev/null
+check_match "(e) iterator: the task in D's command line and user" \
+	"$(blocked $T/e1.json)" "vfork-helper 30 $user\$"
+PAGETOP_PROBES_BTF=$T/none $PAGETOP snapshot --json > $T/e2.json 2>/dev/null
+check_eq "(e) /proc scan: the same through libproc2" "$(blocked $T/e2.json)" \
+	"$(blocked $T/e1.json)"
+$PAGETOP record -o $T/e.ptrec -d 0.2 --duration 30 2>/dev/null &
+rpid=$!
+i=0
+while [ $i -lt 50 ] && ! grep -q bpf-map /proc/$rpid/maps 2>/dev/null; do
+	sleep 0.1; i=$((i + 1))
+done
+sleep 1
+check_eq "(e) record through the iterator: libproc2 not loaded" \
+	"$(grep -c libproc2 /proc/$rpid/maps)" 0
+kill -INT $rpid; wait $rpid
 done_testing

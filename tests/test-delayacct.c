@@ -61,7 +61,7 @@ fake_enabled(void *ctx)
 static struct delayacct *
 fake_open(size_t slots)
 {
-	struct delayacct_ops ops = { fake_get, fake_enabled, NULL, &fk };
+	struct delayacct_ops ops = { fake_get, fake_enabled, NULL, &fk, NULL };
 	char why[120];
 
 	return delayacct_open_ops(&ops, slots, why, sizeof(why));
@@ -285,6 +285,66 @@ test_evict(void)
 	delayacct_close(d);
 }
 
+/* Tasks that come and go: any tid answers, those under churn_gone are
+ * gone. */
+static int churn_gone;
+
+static int
+churn_get(void *ctx, int tid, struct delayacct_totals *t)
+{
+	(void)ctx;
+	memset(t, 0, sizeof(*t));
+	t->tid = t->tgid = tid;
+	t->btime = 1;
+	t->version = 16;
+	t->kinds = (1u << DELAY_KIND_COUNT) - 1;
+	t->ns[DELAY_BLKIO] = (uint64_t)tid * MS;
+	return 0;
+}
+
+static int
+churn_alive(void *ctx, int tid)
+{
+	(void)ctx;
+	return tid < churn_gone ? -ESRCH : 0;
+}
+
+static void
+test_churn(void)
+{
+	struct delayacct_ops ops = { churn_get, fake_enabled, NULL, &fk,
+	    churn_alive };
+	struct delayacct *d;
+	int tids[100], round, i, over = 0, lost = 0;
+	size_t most = 0;
+	char why[120];
+
+	memset(&fk, 0, sizeof(fk));
+	fk.enabled = 1;
+	d = delayacct_open_ops(&ops, 0, why, sizeof(why));
+	tap_ok(d != NULL, "a reader whose tasks come and go");
+	/* 100 new tasks a round, each asked twice; all but the last 300
+	 * are gone by then. */
+	for (round = 0; round < 200; round++) {
+		for (i = 0; i < 100; i++)
+			tids[i] = 1 + round * 100 + i;
+		churn_gone = 1 + round * 100 - 300;
+		read_tids(d, tids, 100);
+		read_tids(d, tids, 100);
+		lost += out.first_seen;
+		if (delayacct_held(d) > most)
+			most = delayacct_held(d);
+		if (delayacct_held(d) > 2048)
+			over++;
+	}
+	tap_ok(delayacct_sweeps(d) > 0, "20,000 tasks: the gone were dropped "
+	    "(%zu sweeps)", delayacct_sweeps(d));
+	tap_ok(over == 0 && most <= 2048, "... never more than 2,048 held "
+	    "(the soft limit's least, twice): at most %zu", most);
+	tap_eq_int(lost, 0, "... and none asked twice in a row lost");
+	delayacct_close(d);
+}
+
 static void
 test_allocs(void)
 {
@@ -496,6 +556,7 @@ main(void)
 	test_basics();
 	test_top();
 	test_evict();
+	test_churn();
 	test_allocs();
 	test_decode();
 	test_ran();

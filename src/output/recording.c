@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/sample-copy.h"
 #include "ptrec/codec.h"
 #include "config.h"
 
@@ -127,7 +128,7 @@ recording_push(struct recording *r, const struct sample *s)
 	if (len < 0)
 		return;		/* cannot happen within the caps; nothing to record */
 	r->key_next = recorder_push(r->rec, s->wall, r->key_next, r->buf, (size_t)len);
-	memcpy(r->prev, s, sizeof(*s));
+	sample_copy(r->prev, s);	/* only the pages s has written */
 }
 
 void

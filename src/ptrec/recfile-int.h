@@ -72,17 +72,21 @@ enum frame_type {
  * chunk's compressed bytes are fewer than it expands to, and its times
  * fit in the rest. Reading without the index checks no longer one. */
 #define FRAME_CHECK_MAX	(CHUNK_DEC_MAX + (64u << 10))
-/* A recorder compresses a few hundred bytes a second, a frame (300
- * samples, to the next keyframe) 250 KB raw or more. Chosen by measure
- * (bench/zstd-levels.c on a recording of bench/pressure-workload.sh,
- * 891 raw bytes a sample): level 3 with tables of 2^13 and a 64 KiB
- * window gives 9% more bytes than level 9 with 2^15 and 256 KiB did, for
- * 0.45 MB less memory touched (0.79 MB, the code included) and a third
- * of the CPU; level 6 at 2^14 and 64 KiB, 3% more bytes for 0.36 MB
- * less; windows under 64 KiB cost 14% and more. */
-#define ZSTD_LEVEL	3
-#define ZSTD_HASH_LOG	13
-#define ZSTD_WINDOW_LOG	16
+/* A recorder compresses a few hundred bytes a second, a frame (150
+ * samples, to the next keyframe) 100 KB raw or more. Chosen by measure
+ * (bench/zstd-levels.c on a recording of bench/pressure-workload.sh:
+ * session 7, 1,299 samples of 723 raw bytes, keyframes every 150 as the
+ * recorder makes them): level 9 with a 256 KiB window and tables of 2^14
+ * gives 6.0% fewer bytes than level 3 with 64 KiB and 2^13 (185.7
+ * against 197.6 a sample) for 0.06 MB more memory touched (0.84 MB, the
+ * code included) and 11 us a sample against 4.5. Level 12 at 2^15, 7.3%
+ * for 0.15 MB more; level 9 at 2^16, 7.5% for 0.34 MB; level 19, 10%
+ * for 0.7 MB and 100 times the CPU. The level does most of it: level 3
+ * with the 256 KiB window (tables of 2^15) gives only 2.2%. Readers take
+ * any window up to ZSTD_WINDOW_MAX: older pagetops read these files. */
+#define ZSTD_LEVEL	9
+#define ZSTD_HASH_LOG	14
+#define ZSTD_WINDOW_LOG	18
 #define ZSTD_WINDOW_MAX	23		/* what a reader accepts */
 
 /* The reader. */

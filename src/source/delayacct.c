@@ -21,10 +21,12 @@
  * not there yet is it polled for, briefly. A tick stops asking at a time
  * budget and says how many were not asked.
  *
- * Each task's last totals are in an open-addressing table (linear
- * probing, tid 0 empty) allocated at open. An entry carries the
- * generation (the read) it was last seen in; when the table is three
- * quarters full the older half of the generations held is dropped.
+ * Each task's last totals are in a table mapped at open, dense, with an
+ * open-addressing index of its own (linear probing). An entry carries
+ * the generation (the read) it was last seen in. At a soft limit, the
+ * entries of tasks gone (kill(tid, 0): ESRCH) are dropped and the limit
+ * set to twice the held; when the table is three quarters full the
+ * older half of the generations held is dropped.
  * A task not held gives its baseline only; so does a tid reused (a begin
  * time more than a second away, or totals that went down).
  */
@@ -34,10 +36,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <linux/genetlink.h>
@@ -50,7 +54,9 @@
 #error "needs <linux/taskstats.h> of version 12 or later (Linux 5.19 headers)"
 #endif
 
-#define SLOTS_DEFAULT	16384	/* 12,288 tasks held, about 1.4 MB */
+#define SLOTS_DEFAULT	16384	/* 12,288 tasks held at most */
+#define SLOTS_MAX	65536	/* what the index's uint16_t numbers */
+#define SOFT_MIN	1024	/* held before the gone are first dropped */
 #define ENABLED_EVERY	2.0	/* s between reads of kernel.task_delayacct */
 #define BUDGET_SECS	0.020	/* a tick's asking stops after this */
 #define ANSWER_MS	5	/* wait for one answer at most this */
@@ -78,8 +84,9 @@ struct delayacct {
 	double enabled_at;	/* mono of that look, < 0: none */
 	uint32_t gen;
 	uint32_t version, kinds;	/* of the last answer */
-	struct entry *e;
-	size_t slots, held;
+	struct entry *e;	/* cap entries mapped, held used */
+	uint16_t *idx;		/* slots */
+	size_t slots, held, cap, soft, sweeps;
 };
 
 /* The netlink side: the default ops' context. */
@@ -351,6 +358,14 @@ nl_enabled(void *ctx)
 	return b[0] == '1';
 }
 
+/* A thread's tid is a pid to kill(): EPERM says it is there too. */
+static int
+nl_alive(void *ctx, int tid)
+{
+	(void)ctx;
+	return kill(tid, 0) == 0 || errno != ESRCH ? 0 : -ESRCH;
+}
+
 static void
 nl_close(void *ctx)
 {
@@ -384,6 +399,15 @@ why_set(char *why, size_t size, int err)
 
 /* --- the table ---------------------------------------------------------- */
 
+/*
+ * The entries are dense, the first held of them in use, in a mapping of
+ * the most that can be held: only the pages held are touched. The index
+ * (slots of uint16_t, linear probing, 0 empty, else the entry's number
+ * plus one) is all that the hashing spreads over: 32 KB at the default,
+ * where a table of the entries themselves made every page of its 1.5 MB
+ * resident as soon as a few hundred tids had come and gone.
+ */
+
 static size_t
 slot_of(int32_t tid, size_t mask)
 {
@@ -395,75 +419,93 @@ table_find(struct delayacct *d, int32_t tid)
 {
 	size_t mask = d->slots - 1, i = slot_of(tid, mask);
 
-	while (d->e[i].tid != 0) {
-		if (d->e[i].tid == tid)
-			return &d->e[i];
+	while (d->idx[i] != 0) {
+		if (d->e[d->idx[i] - 1].tid == tid)
+			return &d->e[d->idx[i] - 1];
 		i = (i + 1) & mask;
 	}
 	return NULL;
 }
 
-/* Empties slot i, moving back the entries after it that may fill it. */
 static void
-table_delete(struct delayacct *d, size_t i)
+table_index(struct delayacct *d, size_t k)
 {
-	size_t mask = d->slots - 1, j = i, home;
+	size_t mask = d->slots - 1, i;
 
-	for (;;) {
-		d->e[i].tid = 0;
-		for (;;) {
-			j = (j + 1) & mask;
-			if (d->e[j].tid == 0)
-				return;
-			home = slot_of(d->e[j].tid, mask);
-			/* Movable unless its home lies in (i, j], cyclically. */
-			if (i <= j ? (home <= i || home > j) :
-			    (home <= i && home > j))
-				break;
-		}
-		d->e[i] = d->e[j];
-		i = j;
-	}
+	for (i = slot_of(d->e[k].tid, mask); d->idx[i] != 0; i = (i + 1) & mask)
+		;
+	d->idx[i] = (uint16_t)(k + 1);
 }
 
-/*
- * Drops the older half of the generations held (at least the oldest).
- * The sweep starts after an empty slot: entries only move back towards
- * a hole within their run, so none is passed over.
- */
+/* Keeps the entries keep() says to, in their order, and indexes them
+ * anew; the pages past them are given back. */
+static void
+table_compact(struct delayacct *d, bool (*keep)(struct delayacct *,
+    const struct entry *, uint32_t), uint32_t arg)
+{
+	size_t k, n = 0, page = (size_t)sysconf(_SC_PAGESIZE), from, to;
+
+	for (k = 0; k < d->held; k++)
+		if (keep(d, &d->e[k], arg))
+			d->e[n++] = d->e[k];
+	from = (n * sizeof(*d->e) + page - 1) / page * page;
+	to = d->held * sizeof(*d->e) / page * page;
+	if (to > from)
+		(void)madvise((char *)d->e + from, to - from, MADV_DONTNEED);
+	d->held = n;
+	memset(d->idx, 0, d->slots * sizeof(*d->idx));
+	for (k = 0; k < n; k++)
+		table_index(d, k);
+}
+
+static bool
+keep_from(struct delayacct *d, const struct entry *e, uint32_t cut)
+{
+	(void)d;
+	return e->gen >= cut;
+}
+
+/* Seen in this read, or still there. */
+static bool
+keep_alive(struct delayacct *d, const struct entry *e, uint32_t gen)
+{
+	return e->gen == gen || d->ops.alive(d->ops.ctx, e->tid) != -ESRCH;
+}
+
+/* Drops the older half of the generations held (at least the oldest). */
 static void
 table_evict(struct delayacct *d)
 {
-	size_t mask = d->slots - 1, start, k, i;
 	uint32_t min = d->gen, cut;
+	size_t k;
 
-	for (i = 0; i < d->slots; i++)
-		if (d->e[i].tid != 0 && d->e[i].gen < min)
-			min = d->e[i].gen;
+	for (k = 0; k < d->held; k++)
+		if (d->e[k].gen < min)
+			min = d->e[k].gen;
 	cut = min + ((d->gen - min) / 2 > 0 ? (d->gen - min) / 2 : 1);
-	for (start = 0; d->e[start].tid != 0; start++)
-		;
-	for (k = 1; k < d->slots; k++) {
-		i = (start + k) & mask;
-		while (d->e[i].tid != 0 && d->e[i].gen < cut) {
-			table_delete(d, i);
-			d->held--;
-		}
-	}
+	table_compact(d, keep_from, cut);
 }
 
 static struct entry *
 table_add(struct delayacct *d, int32_t tid)
 {
-	size_t mask = d->slots - 1, i;
+	struct entry *e;
 
-	if (d->held >= d->slots / 4 * 3)
+	/* Tasks come and go: at the soft limit the gone are dropped, and
+	 * the limit is set at twice what is left, so that a sweep comes
+	 * only after as many new tasks as there are held. */
+	if (d->held >= d->soft && d->ops.alive != NULL) {
+		table_compact(d, keep_alive, d->gen);
+		d->soft = d->held * 2 > SOFT_MIN ? d->held * 2 : SOFT_MIN;
+		d->sweeps++;
+	}
+	if (d->held >= d->cap)
 		table_evict(d);
-	for (i = slot_of(tid, mask); d->e[i].tid != 0; i = (i + 1) & mask)
-		;
-	d->held++;
-	d->e[i].tid = tid;
-	return &d->e[i];
+	e = &d->e[d->held];
+	memset(e, 0, sizeof(*e));
+	e->tid = tid;
+	table_index(d, d->held++);
+	return e;
 }
 
 size_t
@@ -478,6 +520,12 @@ delayacct_slots(const struct delayacct *d)
 	return d->slots;
 }
 
+size_t
+delayacct_sweeps(const struct delayacct *d)
+{
+	return d->sweeps;
+}
+
 /* --- open, read, close -------------------------------------------------- */
 
 struct delayacct *
@@ -488,19 +536,29 @@ delayacct_open_ops(const struct delayacct_ops *ops, size_t slots, char *why,
 
 	if (slots == 0)
 		slots = SLOTS_DEFAULT;
-	if (slots < 4 || (slots & (slots - 1)) != 0) {
+	if (slots < 4 || slots > SLOTS_MAX || (slots & (slots - 1)) != 0) {
 		snprintf(why, size, "delay accounting: %zu slots: not a power "
-		    "of two", slots);
+		    "of two up to %d", slots, SLOTS_MAX);
 		return NULL;
 	}
 	if ((d = calloc(1, sizeof(*d))) == NULL ||
-	    (d->e = calloc(slots, sizeof(*d->e))) == NULL) {
+	    (d->idx = calloc(slots, sizeof(*d->idx))) == NULL) {
 		free(d);
 		snprintf(why, size, "delay accounting: %s", strerror(ENOMEM));
 		return NULL;
 	}
+	d->cap = slots / 4 * 3;
+	d->e = mmap(NULL, d->cap * sizeof(*d->e), PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (d->e == MAP_FAILED) {
+		snprintf(why, size, "delay accounting: %s", strerror(errno));
+		free(d->idx);
+		free(d);
+		return NULL;
+	}
 	d->ops = *ops;
 	d->slots = slots;
+	d->soft = SOFT_MIN;
 	d->enabled_at = -1;
 	return d;
 }
@@ -508,7 +566,8 @@ delayacct_open_ops(const struct delayacct_ops *ops, size_t slots, char *why,
 struct delayacct *
 delayacct_open(char *why, size_t size)
 {
-	struct delayacct_ops ops = { nl_get, nl_enabled, nl_close, NULL };
+	struct delayacct_ops ops = { nl_get, nl_enabled, nl_close, NULL,
+	    nl_alive };
 	struct delayacct_totals self;
 	struct delayacct *d;
 	struct nl *nl;
@@ -553,7 +612,8 @@ delayacct_close(struct delayacct *d)
 		return;
 	if (d->ops.close != NULL)
 		d->ops.close(d->ops.ctx);
-	free(d->e);
+	munmap(d->e, d->cap * sizeof(*d->e));
+	free(d->idx);
 	free(d);
 }
 

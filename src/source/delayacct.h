@@ -7,8 +7,9 @@
  * (off by default since Linux 5.14); pagetop never turns it on, it says
  * how. TASKSTATS_CMD_GET needs CAP_NET_ADMIN in the initial user
  * namespace. Each task's last totals are held in a table of fixed size,
- * allocated at open: a task seen for the first time gives its baseline
- * only. Reads allocate nothing and never wait long: the socket is read
+ * mapped at open and touched as far as it is used (the tasks gone are
+ * dropped as it grows): a task seen for the first time gives its
+ * baseline only. Reads allocate nothing and never wait long: the socket is read
  * without blocking, with a short poll for an answer, and a tick's asking
  * stops at a time budget.
  */
@@ -50,21 +51,27 @@ struct delayacct_totals {
  * task's totals: 0, or -errno (-ESRCH: gone, -EPERM: not allowed,
  * -EAGAIN: no answer in time). enabled gives kernel.task_delayacct: 1, 0,
  * or -errno (-ENOENT: the kernel has no such switch). close may be NULL.
+ * alive, unless NULL, says whether a task held is still there: 0, or
+ * -ESRCH; without it only a full table drops any.
  */
 struct delayacct_ops {
 	int (*get)(void *ctx, int tid, struct delayacct_totals *out);
 	int (*enabled)(void *ctx);
 	void (*close)(void *ctx);
 	void *ctx;
+	int (*alive)(void *ctx, int tid);
 };
 
-/* A reader on ops, with a table of slots entries (a power of two; 0: the
- * default). NULL when out of memory. */
+/* A reader on ops, with a table of slots entries (a power of two up to
+ * 65536; 0: the default), three quarters of them held at most. NULL when
+ * out of memory. */
 struct delayacct *delayacct_open_ops(const struct delayacct_ops *ops,
     size_t slots, char *why, size_t size);
 /* How many tasks' totals are held, and the table's size. */
 size_t delayacct_held(const struct delayacct *d);
 size_t delayacct_slots(const struct delayacct *d);
+/* How many times the tasks gone were dropped at the soft limit. */
+size_t delayacct_sweeps(const struct delayacct *d);
 
 /* A struct taskstats of len bytes (TASKSTATS_TYPE_STATS) into out, by its
  * version: 0, or -EINVAL when too short to hold the delays. */

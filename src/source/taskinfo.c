@@ -23,11 +23,14 @@
  * exec holds while it waits, for the other threads to die or for the old
  * mm's mmap lock.
  *
- * libproc2 is loaded with dlopen() by the worker, the first time a
- * blocked task's details are wanted: with the libsystemd, libgcrypt and
- * others it pulls in it costs about 1 MB of resident memory, which a
- * dashboard on a box where nothing blocks need not pay. Where it cannot
- * be loaded, command lines are read plainly and users are not known.
+ * libproc2 is the /proc scan's: it is loaded with dlopen() by the
+ * worker, the first time a blocked task's details are wanted while the
+ * scan reads /proc. With the libsystemd, libgcrypt and others it pulls
+ * in it costs about 1 MB of resident memory, which a scan through the
+ * BPF task iterator (which reads no /proc) and a box where nothing
+ * blocks need not pay: there, and where it cannot be loaded, command
+ * lines are read plainly and users from the status file's effective
+ * uid (getpwuid_r, the last few kept).
  *
  * A stuck read cannot be cancelled: it sleeps in the kernel (killable at
  * best: only a fatal signal ends it) and libproc2 is not cancel-safe. So
@@ -44,6 +47,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -68,6 +72,8 @@
 #define SCHED_READ	512	/* se.exec_start is its third line */
 #define STAT_READ	1024	/* a task's stat line, to its processor field */
 #define STAT_PROCESSOR	36	/* field 39, counted from the state (3) */
+#define STATUS_READ	1024	/* a status file, to its Uid line */
+#define USERS_KEPT	8	/* uid to name, the last looked up */
 
 enum entry_state { ENTRY_FREE, ENTRY_PENDING, ENTRY_READING, ENTRY_KNOWN };
 
@@ -123,8 +129,11 @@ struct taskinfo {
 	struct stack_entry s[STACKS_MAX];
 	int n_s;
 
+	bool proc2;		/* the scan reads /proc: details through
+				 * libproc2 when live */
+
 	/* The worker's alone. */
-	bool live;		/* the real /proc: details through libproc2 */
+	bool live;		/* the real /proc */
 	bool pids_tried;
 	struct pids_info *pids;	/* once libproc2 is set up, else NULL */
 	int root_fd;		/* stacks, and cmdlines when not live */
@@ -135,6 +144,11 @@ struct taskinfo {
 	char schedbuf[SCHED_READ];
 	bool cpus_known;	/* cpus: the worker's own CPUs, to go back to */
 	cpu_set_t cpus;
+	struct {
+		unsigned uid;
+		char name[USER_MAX];
+	} users[USERS_KEPT];
+	int n_users, next_user;
 };
 
 /* The libproc2 calls we make, set once by proc2_load(). */
@@ -256,6 +270,65 @@ read_plain(struct taskinfo *ti, int tgid, const char *comm)
 	buf[n] = '\0';
 	if (n == 0)
 		snprintf(ti->cmdline, sizeof(ti->cmdline), "[%s]", comm);
+}
+
+/* The name of uid as libproc2 gives it: the user's, else the number. */
+static void
+user_name(struct taskinfo *ti, unsigned uid)
+{
+	struct passwd pw, *found = NULL;
+	char buf[1024];
+	int k;
+
+	for (k = 0; k < ti->n_users; k++) {
+		if (ti->users[k].uid == uid) {
+			snprintf(ti->user, sizeof(ti->user), "%s",
+			    ti->users[k].name);
+			return;
+		}
+	}
+	if (getpwuid_r((uid_t)uid, &pw, buf, sizeof(buf), &found) == 0 &&
+	    found != NULL)
+		snprintf(ti->user, sizeof(ti->user), "%s", pw.pw_name);
+	else
+		snprintf(ti->user, sizeof(ti->user), "%u", uid);
+	k = ti->n_users < USERS_KEPT ? ti->n_users++ : ti->next_user++ % USERS_KEPT;
+	ti->users[k].uid = uid;
+	memcpy(ti->users[k].name, ti->user, sizeof(ti->users[k].name));
+}
+
+/* The effective user of <root>/P, from its status file's Uid line. */
+static void
+read_user(struct taskinfo *ti, int tgid)
+{
+	static const char key[] = "\nUid:";
+	char path[32], *buf = ti->stackbuf, *p, *end;
+	unsigned long uid;
+	ssize_t r;
+	int fd;
+
+	_Static_assert(sizeof(ti->stackbuf) > STATUS_READ, "room for status");
+	snprintf(path, sizeof(path), "%d/status", tgid);
+	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	do
+		r = read(fd, buf, STATUS_READ - 1);
+	while (r < 0 && errno == EINTR);
+	close(fd);
+	if (r <= 0)
+		return;
+	buf[r] = '\0';
+	if ((p = strstr(buf, key)) == NULL)
+		return;
+	/* Real, effective, saved, filesystem: the second. */
+	(void)strtoul(p + sizeof(key) - 1, &end, 10);
+	if (end == p + sizeof(key) - 1)
+		return;
+	p = end;
+	uid = strtoul(p, &end, 10);
+	if (end == p || uid > UINT32_MAX)
+		return;
+	user_name(ti, (unsigned)uid);
 }
 
 /* <root>/P/task/T/stack parsed into ti->st: 0 or -errno. */
@@ -492,6 +565,7 @@ work_details(struct taskinfo *ti, struct entry *d)
 	unsigned long gen = d->gen;
 	char comm[16];
 	int tgid = d->tgid;
+	bool by_proc2 = ti->live && ti->proc2;
 
 	d->state = ENTRY_READING;
 	memcpy(comm, d->comm, sizeof(comm));
@@ -499,12 +573,15 @@ work_details(struct taskinfo *ti, struct entry *d)
 	ti->reading_scan = d->used;
 	pthread_mutex_unlock(&ti->mtx);
 	ti->cmdline[0] = ti->user[0] = '\0';
-	if (ti->live && !ti->pids_tried)
+	if (by_proc2 && !ti->pids_tried)
 		pids_setup(ti);
-	if (ti->pids != NULL)	/* may block */
+	if (by_proc2 && ti->pids != NULL)	/* may block */
 		read_live(ti, tgid);
-	else
+	else {
 		read_plain(ti, tgid, comm);
+		if (ti->live)
+			read_user(ti, tgid);
+	}
 	pthread_mutex_lock(&ti->mtx);
 	ti->reading = false;
 	if (d->gen != gen || d->state != ENTRY_READING)
@@ -563,6 +640,7 @@ taskinfo_new(const char *root, bool live)
 	 * allocates (on the worker, never on the scan), and each select
 	 * after it a few times for a process that blocks for the first time. */
 	ti->live = live;
+	ti->proc2 = true;
 	ti->root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	ti->running = true;
 	if (thread_start(&ti->thread, taskinfo_worker, ti) != 0) {
@@ -626,6 +704,14 @@ busy(const struct taskinfo *ti)
 			return true;
 	}
 	return false;
+}
+
+void
+taskinfo_proc2(struct taskinfo *ti, bool on)
+{
+	pthread_mutex_lock(&ti->mtx);
+	ti->proc2 = on;
+	pthread_mutex_unlock(&ti->mtx);
 }
 
 bool

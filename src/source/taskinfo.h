@@ -22,10 +22,14 @@ struct taskinfo;
 
 /*
  * Details of the processes under <root>: through libproc2 when live
- * (root is the real /proc), else by plain reads of <root>/P/cmdline (no
- * user). NULL when out of memory or no thread can be started.
+ * (root is the real /proc) and the scan reads /proc, else by plain reads
+ * of <root>/P/cmdline and, live, /proc/P/status for the user. NULL when
+ * out of memory or no thread can be started.
  */
 struct taskinfo *taskinfo_new(const char *root, bool live);
+/* Whether the scan reads /proc (at first it does): off, libproc2 is not
+ * loaded for the details. */
+void taskinfo_proc2(struct taskinfo *ti, bool on);
 /* Never waits for a read in progress: a worker stuck in one is left to
  * free what it holds when the read returns. */
 void taskinfo_free(struct taskinfo *ti);

@@ -75,6 +75,8 @@ taskiter_close(struct taskiter *it)
 /* The most one walk writes: every listed record and the end. */
 #define TASKITER_BUF	((TI_MAX_D + TI_MAX_RAN) * sizeof(struct ti_task) + \
 			 sizeof(struct ti_end))
+/* Records of the walk's .bss mapped at first; more as walks need them. */
+#define TASKITER_HEAD_RECS	256
 /* And room for one record more, to tell a walk that wrote more. */
 #define TASKITER_ALLOC	(TASKITER_BUF + sizeof(struct ti_task))
 
@@ -82,9 +84,10 @@ taskiter_close(struct taskiter *it)
  * .bss by fd (bpf_iter_create() takes the link's). */
 struct taskiter {
 	int link_fd, bss_fd;
-	struct taskiter_bpf__bss *g;	/* g_len bytes mapped (in the loader:
-					 * the skeleton's) */
+	struct taskiter_bpf__bss *g;	/* g_len bytes reserved (in the
+					 * loader: the skeleton's) */
 	size_t g_len;
+	size_t head;		/* of them mapped from the start */
 	char *buf;		/* alloc bytes */
 	size_t alloc;
 	bool walk;		/* taskiter_walk: records in the .bss */
@@ -122,7 +125,7 @@ taskiter_close(struct taskiter *it)
 	if (!it)
 		return;
 	if (it->g)
-		munmap(it->g, it->g_len);
+		munmap(it->g, it->g_len);	/* the parts with the rest */
 	if (it->link_fd >= 0)
 		close(it->link_fd);
 	if (it->bss_fd >= 0)
@@ -205,6 +208,7 @@ taskiter_child(void *arg, void *facts, int *fd, int *nfd)
 		snprintf(f->why, sizeof(f->why), "the task iterator's globals are not mapped");
 		return;
 	}
+	it.head = SIZE_MAX;	/* libbpf mapped it whole */
 	it.alloc = it.walk ? sizeof(struct ti_end) + sizeof(struct ti_task) : TASKITER_ALLOC;
 	if (!(it.buf = taskiter_loader.buf = malloc(it.alloc))) {
 		snprintf(f->why, sizeof(f->why), "out of memory");
@@ -243,6 +247,65 @@ taskiter_child(void *arg, void *facts, int *fd, int *nfd)
 	f->ok = 1;
 }
 
+/*
+ * The .bss is mapped in parts over a reservation of its length, so that
+ * it->g's members are where the skeleton says: its counters (after the
+ * records) and, of the records, as many pages as the walks have needed.
+ * The pages of a BPF array's mapping are all resident from the mmap():
+ * mapped whole, the 5,120 records' 245 KB counted in full where a tick
+ * writes a few hundred.
+ */
+static int
+taskiter_map(struct taskiter *it, size_t off, size_t len)
+{
+	void *p = mmap((char *)it->g + off, len, PROT_READ | PROT_WRITE,
+	    MAP_SHARED | MAP_FIXED, it->bss_fd, (off_t)off);
+
+	return p == MAP_FAILED ? -errno : 0;
+}
+
+/* Maps at least need bytes from the start: 0 or -errno. */
+static int
+taskiter_map_head(struct taskiter *it, size_t need)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), tail, len;
+	int r;
+
+	tail = offsetof(struct taskiter_bpf__bss, by_state) / pg * pg;
+	if (need <= it->head)
+		return 0;
+	len = (need + pg - 1) / pg * pg;
+	if (len < 2 * it->head)
+		len = 2 * it->head;
+	if (len > tail)
+		len = tail;
+	if (len > it->head && (r = taskiter_map(it, it->head, len - it->head)) < 0)
+		return r;
+	it->head = len;
+	return 0;
+}
+
+static int
+taskiter_map_bss(struct taskiter *it, uint32_t bss_size)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), tail;
+	void *p;
+
+	_Static_assert(offsetof(struct taskiter_bpf__bss, by_state) >
+	    offsetof(struct taskiter_bpf__bss, recs), "counters after the records");
+	it->g_len = ((size_t)bss_size + pg - 1) / pg * pg;
+	p = mmap(NULL, it->g_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+	    MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	it->g = p;
+	tail = offsetof(struct taskiter_bpf__bss, by_state) / pg * pg;
+	if (taskiter_map(it, tail, it->g_len - tail) < 0)
+		return -errno;
+	return taskiter_map_head(it, offsetof(struct taskiter_bpf__bss, recs) +
+	    (it->walk ? TASKITER_HEAD_RECS * sizeof(struct ti_task) : 0));
+}
+
 struct taskiter *
 taskiter_open(char *why, size_t size)
 {
@@ -251,7 +314,7 @@ taskiter_open(char *why, size_t size)
 					.pid = getpid() };
 	struct taskiter_facts f;
 	struct taskiter *it;
-	int fd[BPF_CHILD_FDS], nfd = 0;
+	int fd[BPF_CHILD_FDS], nfd = 0, r = 0;
 
 	if (a.btf && !*a.btf)
 		a.btf = NULL;
@@ -282,10 +345,9 @@ taskiter_open(char *why, size_t size)
 	it->bss_fd = fd[1];
 	it->walk = f.walk;
 	it->hides_init = f.hides_init;
-	if (f.bss_size < sizeof(*it->g) ||
-	    !(it->g = bpf_child_mmap(it->bss_fd, f.bss_size, &it->g_len))) {
+	if (f.bss_size < sizeof(*it->g) || (r = taskiter_map_bss(it, f.bss_size)) < 0) {
 		snprintf(why, size, "mapping the task iterator's globals: %s",
-			 f.bss_size < sizeof(*it->g) ? "too small" : strerror(errno));
+			 f.bss_size < sizeof(*it->g) ? "too small" : strerror(-r));
 		goto fail;
 	}
 	it->alloc = it->walk ? sizeof(struct ti_end) + sizeof(struct ti_task) :
@@ -390,9 +452,16 @@ taskiter_read(struct taskiter *it, struct taskiter_out *out)
 	close(fd);
 	if (err)
 		return err;
-	if (it->walk)
-		return taskiter_parse(g->recs, g->n_recs < TI_MAX_D + TI_MAX_RAN ?
-		    g->n_recs : TI_MAX_D + TI_MAX_RAN, it->buf, n, out);
+	if (it->walk) {
+		size_t k = g->n_recs < TI_MAX_D + TI_MAX_RAN ? g->n_recs :
+		    TI_MAX_D + TI_MAX_RAN;
+
+		/* A walk that wrote past what is mapped maps more, once. */
+		if ((err = taskiter_map_head(it, offsetof(struct taskiter_bpf__bss,
+		    recs) + k * sizeof(struct ti_task))) < 0)
+			return err;
+		return taskiter_parse(g->recs, k, it->buf, n, out);
+	}
 	return taskiter_parse(NULL, 0, it->buf, n, out);
 }
 

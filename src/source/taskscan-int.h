@@ -95,6 +95,7 @@ struct taskscan {
 	struct taskinfo *info;	/* stacks, cmdlines, users; NULL: none */
 	struct taskiter_scan *iter;	/* the BPF task iterator, NULL: /proc */
 	char iter_why[96];	/* why /proc is scanned, "" when not said */
+	bool info_proc2;	/* told the worker that /proc is scanned */
 	unsigned long proc_ids;	/* the last one given */
 	/* Of out->b[i]: */
 	bool kthread[TASKS_MAX_BLOCKED];

@@ -138,6 +138,7 @@ taskscan_new(const char *root)
 	 */
 	if (ts->root_fd >= 0)
 		ts->info = taskinfo_new(ts->root, ts->live);
+	ts->info_proc2 = true;
 	return ts;
 }
 
@@ -398,6 +399,15 @@ note_set(struct taskscan *ts, struct tasks *out)
 		    TASKS_MAX_STACKS);
 }
 
+/* Tells the worker whether the scan reads /proc, when that changes. */
+static void
+taskscan_proc2(struct taskscan *ts, bool on)
+{
+	if (ts->info != NULL && ts->info_proc2 != on)
+		taskinfo_proc2(ts->info, on);
+	ts->info_proc2 = on;
+}
+
 void
 taskscan_read(struct taskscan *ts, double mono, struct tasks *out)
 {
@@ -421,12 +431,15 @@ taskscan_read(struct taskscan *ts, double mono, struct tasks *out)
 		note_set(ts, out);
 		return;
 	}
-	/* The BPF task iterator, when it loaded: the rest is /proc's. */
+	/* The BPF task iterator, when it loaded: the rest is /proc's, and
+	 * so is libproc2 (taskinfo.c), told before any details are asked. */
+	taskscan_proc2(ts, ts->iter == NULL);
 	if (ts->iter != NULL && taskiter_scan_read(ts, mono, out) == 0) {
 		note_set(ts, out);
 		ts->scans++;
 		return;
 	}
+	taskscan_proc2(ts, true);
 
 	/*
 	 * The counter is read before <root> is listed, so that a fork

@@ -1,0 +1,12 @@
+/*
+ * One sample into another, byte for byte as memcpy would, without
+ * touching the pages of dst that would only get zeros over zeros.
+ */
+#ifndef PAGETOP_SAMPLE_COPY_H
+#define PAGETOP_SAMPLE_COPY_H
+
+#include "model/sample.h"
+
+void sample_copy(struct sample *dst, const struct sample *src);
+
+#endif
