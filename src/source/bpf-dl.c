@@ -253,6 +253,10 @@ FORWARD(__u32, bpf_map__value_size, 0, (const struct bpf_map *m), (m))
 FORWARD(int, bpf_program__fd, -ENOSYS, (const struct bpf_program *g), (g))
 FORWARD(int, bpf_program__set_autoload, -ENOSYS,
     (struct bpf_program *g, bool on), (g, on))
+FORWARD(int, bpf_map__set_autocreate, -ENOSYS,
+    (struct bpf_map *m, bool on), (m, on))
+FORWARD(int, libbpf_probe_bpf_map_type, -ENOSYS,
+    (enum bpf_map_type t, const void *o), (t, o))
 FORWARD(struct bpf_link *, bpf_program__attach, NULL,
     (const struct bpf_program *g), (g))
 FORWARD(struct bpf_link *, bpf_program__attach_iter, NULL,
