@@ -26,7 +26,7 @@
 #include "source/replay.h"
 
 #define FLUSH	5.0		/* seconds, as the recorder's default */
-#define KEY_EVERY 150		/* samples: RECORDING_KEYFRAME_EVERY (output/recording.c) */
+#define KEY_EVERY 300		/* samples: RECORDING_KEYFRAME_EVERY (output/recording.c) */
 
 static uint8_t **enc;
 static size_t *enc_len, n_samples;

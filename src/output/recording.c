@@ -14,11 +14,12 @@
 #include "config.h"
 
 #define RECORDING_BUF	(2u << 20)	/* a whole sample with 256 stacks fits */
-/* A keyframe (a whole sample) every 150 samples, 2.5 minutes at 1 s:
+/* A keyframe (a whole sample) every 300 samples, 5 minutes at 1 s:
  * keyframes are most of a recording's size, and a seek decodes at most
- * this many samples (300 took 2.5 ms, over #16's 2 ms; 100 cost 6% more
- * bytes). Damage loses the samples up to the next keyframe. */
-#define RECORDING_KEYFRAME_EVERY 150
+ * this many samples (bench/replay.sh, session 8: 1.07 ms at 300 against
+ * 0.38 at 150, #16 asks at most 2; 150 cost 3% more bytes, 100 9%).
+ * Damage loses the samples up to the next keyframe. */
+#define RECORDING_KEYFRAME_EVERY 300
 
 void
 recording_default_path(const struct host *h, char *dst, size_t size)
