@@ -240,7 +240,7 @@ replay_events_groups(const struct feed *f, char *dst, size_t size, size_t *len)
 		return;
 	for (int k = 0; k < n && k < GROUPS_NAMED; k++) {
 		const struct blocked_task *b = &cur->tasks.b[tasks[k]];
-		static const struct stack empty;
+		static struct stack empty;	/* .bss, not .rodata: never backed */
 		static struct stack sc;	/* 7.5 KB: the dashboard's thread only */
 		struct reason_match rm;
 		const char *name;

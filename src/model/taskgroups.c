@@ -100,7 +100,7 @@ task_groups_build(const struct tasks *t, const struct reasons *rs, double now,
 			}
 		if (!g) {
 			struct reason_match m;
-			static const struct stack empty;
+			static struct stack empty;	/* .bss, not .rodata: never backed */
 			static struct stack sc;
 			const struct stack *st = NULL;
 			struct task_group_memo *me = NULL;

@@ -238,7 +238,7 @@ find_group(struct report *rep, const struct stack *st, unsigned long sig, const 
 {
 	struct group_acc *g;
 	struct reason_match m;
-	static const struct stack empty;
+	static struct stack empty;	/* .bss, not .rodata: never backed */
 
 	for (int k = 0; k < rep->n_groups; k++) {
 		g = &rep->groups[k];

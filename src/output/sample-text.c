@@ -432,8 +432,10 @@ sample_text_probes(FILE *f, const struct sample *s, const struct sample *prev)
 	char why[TEXT_ESCAPED_SIZE(sizeof(p->why))], a[24], b[24], ma[NAME_LEN * 4 + 1];
 	char mb[NAME_LEN * 4 + 1];
 	double dt = prev ? s->mono - prev->mono : 0;
-	/* Another epoch than any: the figures since the probes attached. */
-	static const struct probes since_attach = { .state = PROBES_ON, .epoch = UINT64_MAX };
+	/* Another epoch than any: the figures since the probes attached. In
+	 * .bss, set here: as an initialised const it was 30 KB of .rodata,
+	 * resident with the rest of the binary. */
+	static struct probes since_attach;
 	uint64_t n;
 
 	if (p->state == PROBES_NONE) {
@@ -449,6 +451,8 @@ sample_text_probes(FILE *f, const struct sample *s, const struct sample *prev)
 	probe_tick(prev ? &prev->probes : NULL, p, &t);
 	if (t.state == PTICK_FIRST) {
 		fprintf(f, "  the first sample with probes: no tick to show; since they attached:\n");
+		since_attach.state = PROBES_ON;
+		since_attach.epoch = UINT64_MAX;
 		probe_tick(&since_attach, p, &t);
 		dt = 0;
 	} else {
