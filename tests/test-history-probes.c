@@ -278,6 +278,59 @@ main(void)
 #endif
 	history_reset(h);
 	tap_eq_int(history_probe_tasks(h, 0, 10, tasks, 8, &more), 0, "a reset empties the ring");
+
+	/* Lists of every length up to the longest, the pools wrapping many
+	 * times: each tick of the ring still reads back its own. Tick i lists
+	 * i % 17 D stacks (of four kinds) and i % 9 tasks (tids 1000..1007),
+	 * each count told apart by its tick and place. */
+	memset(&cum, 0, sizeof(cum));
+	for (int i = 0; i < N; i++) {
+		struct probes *p = &s.probes;
+
+		cum.state = PROBES_ON;
+		cum.epoch = 1;
+		*p = cum;
+		s.mono = 1000 + i;
+		s.wall = 2e6 + i;
+		p->n_dstacks = i % (PROBE_TOP_STACKS + 1);
+		for (int k = 0; k < p->n_dstacks; k++) {
+			p->dstack[k].count = (uint64_t)i * 100 + (uint64_t)k;
+			p->dstack[k].total_ns = p->dstack[k].max_ns = 1000;
+			p->dstack[k].stack.n = 2;
+			strcpy(p->dstack[k].stack.func[0], "schedule");
+			snprintf(p->dstack[k].stack.func[1], sizeof(p->dstack[k].stack.func[1]),
+				 "wait_%d", k % 4);
+		}
+		p->n_tasks = i % (PROBE_TOP_TASKS + 1);
+		for (int k = 0; k < p->n_tasks; k++) {
+			p->task[k].tid = 1000 + k;
+			p->task[k].count = (uint64_t)i * 100 + (uint64_t)k;
+			p->task[k].total_ns = 1;
+			snprintf(p->task[k].comm, sizeof(p->task[k].comm), "w%d", k);
+		}
+		history_push(h, &s, NULL);
+	}
+	history_range(h, &first, &last);
+	wrong = 0;
+	for (uint64_t t = last - HIST_PROBE_TICKS + 2; t <= last; t++) {
+		int i = (int)(t - first) + N - CAP, nd = i % (PROBE_TOP_STACKS + 1);
+		int nt = i % (PROBE_TOP_TASKS + 1);
+		uint64_t want = 0, got = 0, want_t = 0, got_t = 0;
+
+		for (int k = 0; k < nd; k++)
+			want += (uint64_t)i * 100 + (uint64_t)k;
+		n = history_probe_dstacks(h, t - 1, t, ds, HIST_PROBE_DSTACKS, &more);
+		for (int k = 0; k < n; k++)
+			got += ds[k].count;
+		for (int k = 0; k < nt; k++)
+			want_t += (uint64_t)i * 100 + (uint64_t)k;
+		n = history_probe_tasks(h, t - 1, t, tasks, HIST_PROBE_TASKS, &more);
+		for (int k = 0; k < n; k++)
+			got_t += tasks[k].count;
+		if (got != want || got_t != want_t || n != nt)
+			wrong++;
+	}
+	tap_eq_int(wrong, 0, "lists of every length, the pools wrapping: each tick reads its own");
 	history_free(h);
 	return tap_done();
 }

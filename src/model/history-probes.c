@@ -28,12 +28,20 @@ struct ring_dstack {
 	char last_comm[16];
 };
 
+/* A tick's lists are runs in two pools, one after another, wrapping:
+ * each holds the ring's ticks at their longest, so a tick's run is never
+ * written over while the ring keeps the tick. Slots of the longest lists
+ * for every tick were 72 KB, all resident as soon as most ticks named a
+ * D stack or two; the runs take what the ticks list. */
+#define RING_TASKS	(HIST_PROBE_TICKS * PROBE_TOP_TASKS)
+#define RING_DSTACKS	(HIST_PROBE_TICKS * PROBE_TOP_STACKS)
+
 struct ring_tick {
 	uint64_t seq;			/* UINT64_MAX: empty */
+	uint16_t task0, ds0;		/* its runs' first, in the pools */
 	uint8_t n_tasks, n_dstacks;
-	struct probe_task task[PROBE_TOP_TASKS];
-	struct ring_dstack ds[PROBE_TOP_STACKS];
 };
+_Static_assert(RING_TASKS <= UINT16_MAX && RING_DSTACKS <= UINT16_MAX, "task0, ds0");
 
 struct hist_stack {
 	unsigned long sig;
@@ -56,6 +64,9 @@ struct hist_probes {
 	struct hist_stack stacks[HIST_STACKS];
 	struct stack scratch;		/* 7.5 KB: not on the C stack */
 	struct ring_tick ring[HIST_PROBE_TICKS];
+	unsigned task_head, ds_head;	/* the pools' next free */
+	struct probe_task task_pool[RING_TASKS];
+	struct ring_dstack ds_pool[RING_DSTACKS];
 	/* A window's lists, gathered here before they are sorted. */
 	struct hist_probe_task tasks[HIST_PROBE_TICKS * PROBE_TOP_TASKS];
 	struct hist_probe_dstack dstacks[HIST_STACKS + 1];
@@ -86,6 +97,7 @@ hist_probes_reset(struct history *h)
 	memset(pr->sum, 0, sizeof(pr->sum));
 	for (int i = 0; i < HIST_PROBE_TICKS; i++)
 		pr->ring[i].seq = UINT64_MAX;
+	pr->task_head = pr->ds_head = 0;
 }
 
 void
@@ -208,11 +220,16 @@ push_ring(struct hist_probes *pr, const struct probes *p, uint64_t seq)
 
 	rt->seq = seq;
 	rt->n_tasks = (uint8_t)nt;
-	memcpy(rt->task, p->task, (size_t)nt * sizeof(p->task[0]));
+	rt->task0 = (uint16_t)pr->task_head;
+	for (int i = 0; i < nt; i++)
+		pr->task_pool[(pr->task_head + (unsigned)i) % RING_TASKS] = p->task[i];
+	pr->task_head = (pr->task_head + (unsigned)nt) % RING_TASKS;
 	rt->n_dstacks = (uint8_t)nd;
+	rt->ds0 = (uint16_t)pr->ds_head;
+	pr->ds_head = (pr->ds_head + (unsigned)nd) % RING_DSTACKS;
 	for (int i = 0; i < nd; i++) {
 		const struct probe_dstack *d = &p->dstack[i];
-		struct ring_dstack *r = &rt->ds[i];
+		struct ring_dstack *r = &pr->ds_pool[(rt->ds0 + (unsigned)i) % RING_DSTACKS];
 
 		r->stack = (int16_t)intern_stack(pr, d);
 		r->count = d->count;
@@ -396,7 +413,8 @@ history_probe_tasks(const struct history *h, uint64_t a, uint64_t b,
 		const struct ring_tick *rt = ring_at(h, s);
 
 		for (int i = 0; rt && i < rt->n_tasks; i++) {
-			const struct probe_task *t = &rt->task[i];
+			const struct probe_task *t =
+			    &h->pr->task_pool[(rt->task0 + (unsigned)i) % RING_TASKS];
 			int k = 0;
 
 			while (k < n && all[k].tid != t->tid)
@@ -454,7 +472,8 @@ history_probe_dstacks(const struct history *h, uint64_t a, uint64_t b,
 		const struct ring_tick *rt = ring_at(h, s);
 
 		for (int i = 0; rt && i < rt->n_dstacks; i++) {
-			const struct ring_dstack *d = &rt->ds[i];
+			const struct ring_dstack *d =
+			    &h->pr->ds_pool[(rt->ds0 + (unsigned)i) % RING_DSTACKS];
 			struct hist_probe_dstack *o = &all[d->stack >= 0 ? d->stack : HIST_STACKS];
 
 			o->count += d->count;
