@@ -2,14 +2,15 @@
 #include "util/arith.h"
 #include "util/fmt.h"
 #include "util/text.h"
+#include "views/curses-vars.h"
 
-#include <curses.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-static struct draw_opts draw_opts = { false, false };
+static struct draw_opts draw_opts = { false, false, NULL };
+struct curses_vars curses_vars;
 
 void
 draw_init(const struct draw_opts *opts)
@@ -30,6 +31,7 @@ draw_init(const struct draw_opts *opts)
 	};
 
 	draw_opts = *opts;
+	curses_vars = *opts->vars;
 	fmt_set_utf8(opts->utf8);
 	if (!draw_opts.color || !has_colors()) {
 		draw_opts.color = false;

@@ -28,12 +28,16 @@ enum style {
 	ST_COUNT
 };
 
+struct curses_vars;
+
 struct draw_opts {
 	bool utf8;
 	bool color;
+	const struct curses_vars *vars;	/* where curses keeps stdscr, COLS, LINES */
 };
 
-/* Call after initscr(): sets up colour pairs when opts->color. */
+/* Call after newterm(), before anything uses stdscr: keeps opts->vars
+ * (views/curses-vars.h) and sets up colour pairs when opts->color. */
 void draw_init(const struct draw_opts *opts);
 int draw_attr(enum style st);
 /* printf at (y, x), clipped to width w; returns the columns written. */

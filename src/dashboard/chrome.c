@@ -4,9 +4,9 @@
 #include "dashboard/dashboard-int.h"
 #include "dashboard/replay-events.h"
 #include "util/fmt.h"
+#include "views/curses-vars.h"
 #include "views/draw.h"
 
-#include <curses.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -11,9 +11,9 @@
 #include "util/arith.h"
 #include "util/clock.h"
 #include "util/quit.h"
+#include "views/curses-vars.h"
 #include "views/draw.h"
 
-#include <curses.h>
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
