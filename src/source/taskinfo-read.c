@@ -20,10 +20,18 @@
 
 #include "source/taskinfo-int.h"
 #include "util/clock.h"
+#include "util/readall.h"
 
 #define STAT_READ	1024	/* a task's stat line, to its processor field */
 #define STAT_PROCESSOR	36	/* field 39, counted from the state (3) */
 #define STATUS_READ	1024	/* a status file, to its Uid line */
+
+/* One read of <root>/path: util/readall.h. */
+static ssize_t
+read_once(const struct taskinfo *ti, const char *path, char *buf, size_t size)
+{
+	return readat_once(ti->root_fd, path, 0, buf, size);
+}
 
 /* A made-up tree: <root>/P/cmdline by plain read (so that a test can make
  * it block), its NULs as spaces, "[comm]" when empty. No user. */
@@ -93,20 +101,11 @@ taskinfo_read_user(struct taskinfo *ti, int tgid)
 	static const char key[] = "\nUid:";
 	char path[32], *buf = ti->stackbuf, *p, *end;
 	unsigned long uid;
-	ssize_t r;
-	int fd;
 
 	_Static_assert(sizeof(ti->stackbuf) > STATUS_READ, "room for status");
 	snprintf(path, sizeof(path), "%d/status", tgid);
-	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (read_once(ti, path, buf, STATUS_READ) <= 0)
 		return;
-	do
-		r = read(fd, buf, STATUS_READ - 1);
-	while (r < 0 && errno == EINTR);
-	close(fd);
-	if (r <= 0)
-		return;
-	buf[r] = '\0';
 	if ((p = strstr(buf, key)) == NULL)
 		return;
 	/* Real, effective, saved, filesystem: the second. */
@@ -168,19 +167,10 @@ read_exec_start(struct taskinfo *ti, const char *path, uint64_t *ns)
 	char *p, *end;
 	uint64_t ms = 0, frac = 0;
 	ssize_t r;
-	int fd, digits = 0;
+	int digits = 0;
 
-	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -errno;
-	do
-		r = read(fd, ti->schedbuf, sizeof(ti->schedbuf) - 1);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		r = -errno;
-	close(fd);
-	if (r < 0)
+	if ((r = read_once(ti, path, ti->schedbuf, sizeof(ti->schedbuf))) < 0)
 		return (int)r;
-	ti->schedbuf[r] = '\0';
 	if ((p = strstr(ti->schedbuf, key)) == NULL)
 		return -EINVAL;
 	p += sizeof(key) - 1;
@@ -210,20 +200,11 @@ read_processor(struct taskinfo *ti, int tgid, int tid, int *cpu)
 	char path[64], buf[STAT_READ], *p;
 	long v;
 	ssize_t r;
-	int fd, k;
+	int k;
 
 	snprintf(path, sizeof(path), "%d/task/%d/stat", tgid, tid);
-	if ((fd = openat(ti->root_fd, path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -errno;
-	do
-		r = read(fd, buf, sizeof(buf) - 1);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		r = -errno;
-	close(fd);
-	if (r < 0)
+	if ((r = read_once(ti, path, buf, sizeof(buf))) < 0)
 		return (int)r;
-	buf[r] = '\0';
 	if ((p = strrchr(buf, ')')) == NULL)
 		return -EINVAL;
 	for (k = 0, p++; k < STAT_PROCESSOR && *p != '\0'; k++)

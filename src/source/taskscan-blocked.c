@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "source/taskinfo.h"
+#include "util/readall.h"
 
 #define WCHAN_READ		64
 
@@ -40,20 +41,9 @@ task_file_read(struct taskscan *ts, const struct task *e, const char *name,
     char *buf, size_t size)
 {
 	char path[64];
-	ssize_t r;
-	int fd;
 
 	snprintf(path, sizeof(path), "%d/task/%d/%s", e->tgid, e->tid, name);
-	if ((fd = openat(ts->root_fd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
-		return -errno;
-	do
-		r = read(fd, buf, size - 1);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		r = -errno;
-	close(fd);
-	buf[r > 0 ? r : 0] = '\0';
-	return r;
+	return readat_once(ts->root_fd, path, O_NONBLOCK, buf, size);
 }
 
 /* Why a task has no stack, from taskinfo_stack()'s answer. */

@@ -1,6 +1,7 @@
 #include "util/readall.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 ssize_t
@@ -24,4 +25,23 @@ readall(int fd, void *buf, size_t size, off_t off)
 		n += (size_t)r;
 	}
 	return (ssize_t)n;
+}
+
+ssize_t
+readat_once(int dirfd, const char *path, int flags, char *buf, size_t size)
+{
+	ssize_t r;
+	int fd;
+
+	buf[0] = '\0';
+	if ((fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | flags)) < 0)
+		return -errno;
+	do
+		r = read(fd, buf, size - 1);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		r = -errno;
+	close(fd);
+	buf[r > 0 ? r : 0] = '\0';
+	return r;
 }

@@ -21,4 +21,12 @@
  */
 ssize_t readall(int fd, void *buf, size_t size, off_t off);
 
+/*
+ * A short file's one read: path opened under dirfd with flags (and
+ * O_RDONLY | O_CLOEXEC), read() once (again after EINTR) into buf, which
+ * is then a string (empty on an error). The length read, or -errno. For a
+ * task's stat, status or sched file, whose first read has all of it.
+ */
+ssize_t readat_once(int dirfd, const char *path, int flags, char *buf, size_t size);
+
 #endif
