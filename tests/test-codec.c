@@ -25,6 +25,7 @@
 #include <zstd.h>
 
 #include "ptrec/codec.h"
+#include "ptrec/codec-predict.h"
 #include "fixture.h"
 #include "model/sample.h"
 #include "source/sampler.h"
@@ -1478,6 +1479,87 @@ test_live(void)
 	free(sizes);
 }
 
+/* The prediction rules compiled (predict_apply's ops) move each counter
+ * as the rules applied one by one do: on this kernel's names, with
+ * made-up values that go up, down and wrap, with and without the zones
+ * and vmstat terms. */
+static void
+test_predict_ops(struct sampler *sp)
+{
+	struct sample *a = sample_new(), *b = sample_new(), *c = sample_new();
+	struct predict *slow = malloc(sizeof(*slow));
+	struct predict_src ps;
+	const struct predict *pr;
+	uint64_t seed = 88172645463325252ull;
+	int pass, i, moved, diff;
+
+	root_live();
+	sampler_read(sp, a, SRC_ALL);
+	if (slow == NULL) {
+		printf("Bail out! out of memory\n");
+		exit(1);
+	}
+	for (pass = 0; pass < 4; pass++) {
+		*b = *a;
+		for (i = 0; i < b->vm.n; i++) {
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			b->vm.e[i].value += pass == 3 ? seed : seed % 2001 - 1000;
+		}
+		for (i = 0; i < b->mem.n; i++) {
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			b->mem.e[i].value += pass == 3 ? seed : seed % 2001 - 1000;
+		}
+		for (i = 0; i < b->zi.n_zones; i++)
+			b->zi.zones[i].v[ZI_FREE] += (uint64_t)(i * 77) - 100;
+		memset(&ps, 0, sizeof(ps));
+		ps.v = &b->vm;
+		ps.pv = &a->vm;
+		if (pass != 1) {
+			ps.z = &b->zi;
+			ps.pz = &a->zi;
+		}
+		pr = predict_vmstat(&b->vm, &ps);
+		*slow = *pr;
+		slow->n_ops = -1;
+		*c = *b;
+		predict_apply(pr, &ps, &b->vm.e[0].value, sizeof(b->vm.e[0]));
+		ps.v = &c->vm;
+		predict_apply(slow, &ps, &c->vm.e[0].value, sizeof(c->vm.e[0]));
+		for (i = moved = diff = 0; i < b->vm.n; i++) {
+			moved += b->vm.e[i].value != a->vm.e[i].value;
+			diff += b->vm.e[i].value != c->vm.e[i].value;
+		}
+		tap_ok(pr->n_ops > 0 && pr->n > 10 && diff == 0,
+		       "vmstat pass %d: %d rules as %d ops, %d counters moved, %d off",
+		       pass, pr->n, pr->n_ops, moved, diff);
+
+		memset(&ps, 0, sizeof(ps));
+		if (pass != 2) {
+			ps.v = &b->vm;
+			ps.pv = &a->vm;
+		}
+		ps.m = &b->mem;
+		ps.pm = &a->mem;
+		ps.page_kb = pass == 3 ? 64 : 4;
+		pr = predict_meminfo(&b->mem, &ps);
+		*slow = *pr;
+		slow->n_ops = -1;
+		c->mem = b->mem;
+		predict_apply(pr, &ps, &b->mem.e[0].value, sizeof(b->mem.e[0]));
+		ps.m = &c->mem;
+		predict_apply(slow, &ps, &c->mem.e[0].value, sizeof(c->mem.e[0]));
+		for (i = diff = 0; i < b->mem.n; i++)
+			diff += b->mem.e[i].value != c->mem.e[i].value;
+		tap_ok(pr->n_ops > 0 && pr->n > 10 && diff == 0,
+		       "meminfo pass %d: %d rules as %d ops, %d off", pass, pr->n,
+		       pr->n_ops, diff);
+	}
+	free(slow);
+	free(a);
+	free(b);
+	free(c);
+}
+
 int
 main(void)
 {
@@ -1497,6 +1579,7 @@ main(void)
 	test_unknown(&sp);
 	test_blocked_why(&sp);
 	test_v2(&sp);
+	test_predict_ops(&sp);
 	test_no_alloc(&sp);
 	sampler_free(&sp);
 
