@@ -487,18 +487,6 @@ codec_numr_add(struct numr *nr, void *dst, size_t stride, size_t n)
 	nr->in_run = in_run;
 }
 
-uint32_t
-codec_numr_u32(struct numr *nr, uint32_t base)
-{
-	uint64_t v = codec_numr_u(nr, base);
-
-	if (v > UINT32_MAX) {
-		nr->r->bad = true;
-		return 0;
-	}
-	return (uint32_t)v;
-}
-
 /* A signed value that fits an int. */
 bool
 codec_get_sint(struct rbuf *r, int *out)
