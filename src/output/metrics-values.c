@@ -363,6 +363,9 @@ metrics_values(struct metric_set *m, const struct metrics_input *in, int64_t *v)
 		 * series_value() again. */
 		switch (pl->kind) {
 		case MK_VMSTAT:
+			/* Names known (most calls): the value at its index. */
+			for (; vm_known && i < e && pl->a < s->vm.n; i++, pl++)
+				v[i] = clamp_u64(s->vm.e[pl->a].value);
 			for (; i < e; i++, pl++)
 				if (vm && pl->a < s->vm.n &&
 				    (vm_known || name_is(s->vm.e[pl->a].name, &m->ser[i])))
@@ -373,6 +376,11 @@ metrics_values(struct metric_set *m, const struct metrics_input *in, int64_t *v)
 				}
 			continue;
 		case MK_MEMINFO:
+			for (; mem_known && i < e && pl->a < s->mem.n; i++, pl++) {
+				const struct meminfo_entry *me = &s->mem.e[pl->a];
+
+				v[i] = clamp_u64(me->kb ? me->value * 1024 : me->value);
+			}
 			for (; i < e; i++, pl++)
 				if (mem && pl->a < s->mem.n &&
 				    (mem_known || name_is(s->mem.e[pl->a].name, &m->ser[i]))) {
