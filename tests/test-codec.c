@@ -25,6 +25,7 @@
 #include <zstd.h>
 
 #include "ptrec/codec.h"
+#include "ptrec/codec-int.h"
 #include "fixture.h"
 #include "model/sample.h"
 #include "source/sampler.h"
@@ -1478,6 +1479,180 @@ test_live(void)
 	free(sizes);
 }
 
+/* The prediction rules compiled (predict_apply's ops) move each counter
+ * as the rules applied one by one do: on this kernel's names, with
+ * made-up values that go up, down and wrap, with and without the zones
+ * and vmstat terms. */
+static void
+test_predict_ops(struct sampler *sp)
+{
+	struct sample *a = sample_new(), *b = sample_new(), *c = sample_new();
+	struct predict *slow = malloc(sizeof(*slow));
+	struct predict_src ps;
+	const struct predict *pr;
+	uint64_t seed = 88172645463325252ull;
+	int pass, i, moved, diff;
+
+	root_live();
+	sampler_read(sp, a, SRC_ALL);
+	if (slow == NULL) {
+		printf("Bail out! out of memory\n");
+		exit(1);
+	}
+	for (pass = 0; pass < 4; pass++) {
+		*b = *a;
+		for (i = 0; i < b->vm.n; i++) {
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			b->vm.e[i].value += pass == 3 ? seed : seed % 2001 - 1000;
+		}
+		for (i = 0; i < b->mem.n; i++) {
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			b->mem.e[i].value += pass == 3 ? seed : seed % 2001 - 1000;
+		}
+		for (i = 0; i < b->zi.n_zones; i++)
+			b->zi.zones[i].v[ZI_FREE] += (uint64_t)(i * 77) - 100;
+		memset(&ps, 0, sizeof(ps));
+		ps.v = &b->vm;
+		ps.pv = &a->vm;
+		if (pass != 1) {
+			ps.z = &b->zi;
+			ps.pz = &a->zi;
+		}
+		pr = predict_vmstat(&b->vm, &ps);
+		*slow = *pr;
+		slow->n_ops = -1;
+		*c = *b;
+		predict_apply(pr, &ps, &b->vm.e[0].value, sizeof(b->vm.e[0]));
+		ps.v = &c->vm;
+		predict_apply(slow, &ps, &c->vm.e[0].value, sizeof(c->vm.e[0]));
+		for (i = moved = diff = 0; i < b->vm.n; i++) {
+			moved += b->vm.e[i].value != a->vm.e[i].value;
+			diff += b->vm.e[i].value != c->vm.e[i].value;
+		}
+		tap_ok(pr->n_ops > 0 && pr->n > 10 && diff == 0,
+		       "vmstat pass %d: %d rules as %d ops, %d counters moved, %d off",
+		       pass, pr->n, pr->n_ops, moved, diff);
+
+		memset(&ps, 0, sizeof(ps));
+		if (pass != 2) {
+			ps.v = &b->vm;
+			ps.pv = &a->vm;
+		}
+		ps.m = &b->mem;
+		ps.pm = &a->mem;
+		ps.page_kb = pass == 3 ? 64 : 4;
+		pr = predict_meminfo(&b->mem, &ps);
+		*slow = *pr;
+		slow->n_ops = -1;
+		c->mem = b->mem;
+		predict_apply(pr, &ps, &b->mem.e[0].value, sizeof(b->mem.e[0]));
+		ps.m = &c->mem;
+		predict_apply(slow, &ps, &c->mem.e[0].value, sizeof(c->mem.e[0]));
+		for (i = diff = 0; i < b->mem.n; i++)
+			diff += b->mem.e[i].value != c->mem.e[i].value;
+		tap_ok(pr->n_ops > 0 && pr->n > 10 && diff == 0,
+		       "meminfo pass %d: %d rules as %d ops, %d off", pass, pr->n,
+		       pr->n_ops, diff);
+	}
+	free(slow);
+	free(a);
+	free(b);
+	free(c);
+}
+
+/* One xorshift step. */
+static uint64_t
+numr_rand(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * codec_numr_add against codec_numr_u one number at a time, on made-up
+ * runs and differences (ids 20 to 25: the differences in DIFFS), taken in
+ * pieces of every size, some past the numbers left, some streams cut or
+ * with a run past the chunk: the same values, the same state after, and
+ * refused alike.
+ */
+static void
+test_numr_add(void)
+{
+	static uint8_t rb[4096], db[4096];
+	uint64_t seed = 0x9E3779B97F4A7C15ull, a[64], b[64], left, k, x;
+	struct wbuf rw, dw;
+	struct rbuf ra, da, rr, dr;
+	struct numr na, nb;
+	int trial, i, at, n, lim, off = 0, refused = 0;
+
+	for (trial = 0; trial < 20000; trial++) {
+		rw = (struct wbuf){ rb, 0, sizeof(rb), false };
+		dw = (struct wbuf){ db, 0, sizeof(db), false };
+		left = 1 + numr_rand(&seed) % 60;
+		for (k = 0; k < left;) {
+			uint64_t run = numr_rand(&seed) % 4 == 0 ? numr_rand(&seed) % 20 : 0;
+
+			if (run > left - k)
+				run = left - k;
+			if (numr_rand(&seed) % 50 == 0)
+				run = left - k + 1 + numr_rand(&seed) % 3;	/* past the chunk */
+			codec_put_u(&rw, run);
+			k += run;
+			if (k >= left)
+				break;
+			x = numr_rand(&seed);
+			codec_put_s(&dw, (int64_t)(x % 7 == 0 ? x : x % 300) - 150);
+			k++;
+		}
+		if (numr_rand(&seed) % 20 == 0 && rw.len > 0)
+			rw.len--;
+		if (numr_rand(&seed) % 20 == 0 && dw.len > 0)
+			dw.len -= 1 + numr_rand(&seed) % dw.len;
+		for (i = 0; i < 64; i++)
+			a[i] = b[i] = numr_rand(&seed);
+		ra = rr = (struct rbuf){ rb, rw.len, 0, false };
+		da = dr = (struct rbuf){ db, dw.len, 0, false };
+		memset(&na, 0, sizeof(na));
+		na.r = &ra;
+		na.delta = true;
+		na.diffs = &da;
+		na.left = left;
+		nb = na;
+		nb.r = &rr;
+		nb.diffs = &dr;
+		/* The numbers the chunk has, or sometimes more. */
+		lim = numr_rand(&seed) % 10 == 0 ? (int)left + 1 + (int)(numr_rand(&seed) % 3) :
+		    (int)left;
+		for (at = 0; at < lim && !ra.bad; at += n) {
+			n = (int)(numr_rand(&seed) % 12);
+			if (at + n > lim)
+				n = lim - at;
+			codec_numr_add(&na, &a[at], sizeof(a[0]), (size_t)n);
+			for (i = at; i < at + n; i++)
+				b[i] = codec_numr_u(&nb, b[i]);
+			if (nb.diffs->bad)
+				rr.bad = true;
+			if (ra.bad != rr.bad)
+				break;
+			if (!ra.bad && (memcmp(a, b, sizeof(a)) != 0 || ra.off != rr.off ||
+			    da.off != dr.off || na.left != nb.left || na.zeros != nb.zeros ||
+			    na.in_run != nb.in_run || na.ndiffs != nb.ndiffs))
+				break;
+		}
+		if (ra.bad != rr.bad || (!ra.bad && at < lim)) {
+			off++;
+			if (off <= 3)
+				printf("# trial %d: at %d, bad %d %d\n", trial, at, ra.bad, rr.bad);
+		}
+		refused += ra.bad;
+	}
+	tap_ok(off == 0 && refused > 1000 && refused < 12000,
+	       "numr_add is numr_u number by number: %d of 20000 streams off, %d refused alike",
+	       off, refused);
+}
+
 int
 main(void)
 {
@@ -1497,6 +1672,8 @@ main(void)
 	test_unknown(&sp);
 	test_blocked_why(&sp);
 	test_v2(&sp);
+	test_predict_ops(&sp);
+	test_numr_add();
 	test_no_alloc(&sp);
 	sampler_free(&sp);
 

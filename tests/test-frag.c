@@ -242,9 +242,68 @@ test_zone(void)
 	history_free(h);
 }
 
+/* The kernel's steps one for one, as frag_compute() first did them. */
+static void
+frag_by_steps(const uint64_t *free, int n_orders, struct frag *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->n_orders = n_orders;
+	out->highest_free_order = -1;
+	for (int o = 0; o < n_orders; o++) {
+		out->free_blocks += free[o];
+		out->free_pages += free[o] << o;
+		if (free[o])
+			out->highest_free_order = o;
+	}
+	for (int k = n_orders - 1; k >= 0; k--)
+		out->free_at_or_above[k] = (free[k] << k) +
+		    (k + 1 < n_orders ? out->free_at_or_above[k + 1] : 0);
+	for (int k = 0; k < n_orders; k++) {
+		uint64_t suitable = out->free_at_or_above[k] >> k;
+		uint64_t requested = (uint64_t)1 << k;
+
+		if (out->free_pages == 0)
+			out->unusable[k] = 1000;
+		else
+			out->unusable[k] = (int)((out->free_pages - (suitable << k)) * 1000 /
+			    out->free_pages);
+		if (out->free_blocks == 0)
+			out->extfrag[k] = 0;
+		else if (suitable)
+			out->extfrag[k] = -1000;
+		else
+			out->extfrag[k] = 1000 - (int)((1000 + out->free_pages * 1000 / requested) /
+			    out->free_blocks);
+	}
+}
+
+/* frag_compute() is those steps, field for field, on free lists empty,
+ * sparse, full and huge (products that wrap as the kernel's do). */
+static void
+test_steps(void)
+{
+	uint64_t x = 0x2545F4914F6CDD1Dull, free[MAX_ORDERS];
+	struct frag a, b;
+	int trial, o, n, off = 0;
+
+	for (trial = 0; trial < 100000; trial++) {
+		n = (int)(x % (MAX_ORDERS + 1));
+		for (o = 0; o < MAX_ORDERS; o++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			free[o] = trial % 5 == 0 ? 0 : trial % 5 == 1 ? x % 3 :
+			    trial % 5 == 2 ? x % 100000 : trial % 5 == 3 ? x >> (x % 64) : x;
+		}
+		frag_compute(free, n, &a);
+		frag_by_steps(free, n, &b);
+		off += memcmp(&a, &b, sizeof(a)) != 0;
+	}
+	tap_ok(off == 0, "frag_compute is the kernel's steps: %d of 100000 off", off);
+}
+
 int
 main(void)
 {
+	test_steps();
 	test_hand();
 	test_zone();
 	test_live_pair();

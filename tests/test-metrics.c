@@ -163,6 +163,45 @@ test_set(void)
 	i = find(m, "pagetop_vmstat_pgscan_kswapd_total");
 	tap_ok(i >= 0 && v[i] == METRIC_NONE, "vmstat unreadable: no value");
 
+	/* Fragmentation figures kept from the call before are those of the
+	 * free lists now: moved, moved back, the same, each against a set
+	 * that never saw the samples before. */
+	{
+		struct metric_set *fresh;
+		int64_t *fv = calloc((size_t)metrics_n_series(m), sizeof(*fv));
+		int z = 1, off, step;
+		bool same = true, found = false;
+
+		in.s = s;
+		metrics_values(m, &in, v);
+		for (step = 0; step < 4; step++) {
+			*moved = *s;
+			if (step == 0 || step == 2)
+				moved->buddy.zones[z].free[3] += 40, moved->buddy.zones[z].free[9] = 0;
+			in.s = moved;
+			metrics_values(m, &in, v);
+			fresh = metrics_new();
+			if (!fresh || metrics_build(fresh, &in, ~0u) != 0 ||
+			    metrics_n_series(fresh) != metrics_n_series(m)) {
+				same = false;
+				metrics_free(fresh);
+				break;
+			}
+			metrics_values(fresh, &in, fv);
+			for (off = 0; off < metrics_n_series(m); off++)
+				same &= v[off] == fv[off];
+			i = find(m, "pagetop_extfrag_index{node=\"0\",zone=\"Normal\",order=\"9\"}");
+			if (step == 0 && i >= 0)
+				found = true;
+			metrics_free(fresh);
+		}
+		in.s = s;
+		metrics_values(m, &in, v);
+		tap_ok(same && found && moved->buddy.n_orders > 9,
+		       "free lists moved, back, moved, the same: every value as a new set has it");
+		free(fv);
+	}
+
 	/* Rendering: the length it needs, then the text. */
 	in.s = s;
 	need = metrics_render(m, &in, METRICS_OPENMETRICS, NULL, 0);

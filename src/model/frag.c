@@ -10,36 +10,32 @@
 void
 frag_compute(const uint64_t *free, int n_orders, struct frag *out)
 {
+	uint64_t above = 0, blocks = 0, pages, suitable;
+	int k;
+
 	memset(out, 0, sizeof(*out));
 	out->n_orders = n_orders;
 	out->highest_free_order = -1;
-	for (int o = 0; o < n_orders; o++) {
-		out->free_blocks += free[o];
-		out->free_pages += free[o] << o;
-		if (free[o])
-			out->highest_free_order = o;
+	/* From the top: the pages at or above each order, the first order
+	 * with a block the highest. */
+	for (k = n_orders - 1; k >= 0; k--) {
+		above += free[k] << k;
+		out->free_at_or_above[k] = above;
+		blocks += free[k];
+		if (free[k] && out->highest_free_order < 0)
+			out->highest_free_order = k;
 	}
-	for (int k = n_orders - 1; k >= 0; k--)
-		out->free_at_or_above[k] = (free[k] << k) +
-		    (k + 1 < n_orders ? out->free_at_or_above[k + 1] : 0);
+	out->free_pages = pages = above;
+	out->free_blocks = blocks;
 
-	for (int k = 0; k < n_orders; k++) {
-		/* Blocks of order k that the free lists at orders >= k could make. */
-		uint64_t suitable = out->free_at_or_above[k] >> k;
-		uint64_t requested = (uint64_t)1 << k;
-
-		if (out->free_pages == 0)
-			out->unusable[k] = 1000;
-		else
-			out->unusable[k] = (int)((out->free_pages - (suitable << k)) * 1000 /
-			    out->free_pages);
-
-		if (out->free_blocks == 0)
-			out->extfrag[k] = 0;
-		else if (suitable)
-			out->extfrag[k] = -1000;
-		else
-			out->extfrag[k] = 1000 - (int)((1000 + out->free_pages * 1000 / requested) /
-			    out->free_blocks);
+	for (k = 0; k < n_orders; k++) {
+		/* Blocks of order k that the free lists at orders >= k could
+		 * make; the pages over the blocks requested (1 << k) as a
+		 * shift, which is the kernel's division exactly. */
+		suitable = out->free_at_or_above[k] >> k;
+		out->unusable[k] = pages == 0 ? 1000 :
+		    (int)((pages - (suitable << k)) * 1000 / pages);
+		out->extfrag[k] = blocks == 0 ? 0 : suitable ? -1000 :
+		    1000 - (int)((1000 + ((pages * 1000) >> k)) / blocks);
 	}
 }

@@ -46,6 +46,11 @@ struct metric_set {
 	/* Per metrics_values() call: figures computed once per zone or sample. */
 	struct frag frag[MAX_ZONES];
 	uint64_t frag_done;
+	/* What each zone's frag was computed from (bit held), kept across
+	 * calls: a zone whose free lists did not move keeps its figures. */
+	uint64_t frag_held;
+	int frag_orders[MAX_ZONES];
+	uint64_t frag_free[MAX_ZONES][MAX_ORDERS];
 	bool cats_done;
 	int cat_count[WAIT_COUNT];
 	double cat_longest[WAIT_COUNT];

@@ -176,7 +176,19 @@ buddy_value(struct metric_set *m, const struct metric_series *se, const struct s
 		return clamp_u64(bi->zones[se->a].free[se->b]);
 	fr = &m->frag[se->a];
 	if (!(m->frag_done & (1ull << se->a))) {
-		frag_compute(bi->zones[se->a].free, bi->n_orders, &m->frag[se->a]);
+		const uint64_t *free = bi->zones[se->a].free;
+		size_t size = (size_t)bi->n_orders * sizeof(free[0]);
+
+		if (!(m->frag_held & (1ull << se->a)) || m->frag_orders[se->a] != bi->n_orders ||
+		    bi->n_orders > MAX_ORDERS || memcmp(m->frag_free[se->a], free, size) != 0) {
+			frag_compute(free, bi->n_orders, &m->frag[se->a]);
+			m->frag_held &= ~(1ull << se->a);
+			if (bi->n_orders <= MAX_ORDERS) {
+				memcpy(m->frag_free[se->a], free, size);
+				m->frag_orders[se->a] = bi->n_orders;
+				m->frag_held |= 1ull << se->a;
+			}
+		}
 		m->frag_done |= 1ull << se->a;
 	}
 	return se->kind == MK_UNUSABLE ? fr->unusable[se->b] : fr->extfrag[se->b];
@@ -351,6 +363,9 @@ metrics_values(struct metric_set *m, const struct metrics_input *in, int64_t *v)
 		 * series_value() again. */
 		switch (pl->kind) {
 		case MK_VMSTAT:
+			/* Names known (most calls): the value at its index. */
+			for (; vm_known && i < e && pl->a < s->vm.n; i++, pl++)
+				v[i] = clamp_u64(s->vm.e[pl->a].value);
 			for (; i < e; i++, pl++)
 				if (vm && pl->a < s->vm.n &&
 				    (vm_known || name_is(s->vm.e[pl->a].name, &m->ser[i])))
@@ -361,6 +376,11 @@ metrics_values(struct metric_set *m, const struct metrics_input *in, int64_t *v)
 				}
 			continue;
 		case MK_MEMINFO:
+			for (; mem_known && i < e && pl->a < s->mem.n; i++, pl++) {
+				const struct meminfo_entry *me = &s->mem.e[pl->a];
+
+				v[i] = clamp_u64(me->kb ? me->value * 1024 : me->value);
+			}
 			for (; i < e; i++, pl++)
 				if (mem && pl->a < s->mem.n &&
 				    (mem_known || name_is(s->mem.e[pl->a].name, &m->ser[i]))) {
@@ -392,6 +412,26 @@ metrics_values(struct metric_set *m, const struct metrics_input *in, int64_t *v)
 					v[i] = clamp_u64(s->buddy.zones[pl->a].free[pl->b]);
 				else
 					v[i] = series_value(m, &m->ser[i], in);
+			continue;
+		case MK_UNUSABLE:
+		case MK_EXTFRAG:
+			/* A zone's figures once computed: read as they are. */
+			for (; i < e; i++, pl++)
+				if ((m->frag_done & (1ull << pl->a)) && m->check_ok[pl->check] &&
+				    pl->b < s->buddy.n_orders)
+					v[i] = pl->kind == MK_UNUSABLE ? m->frag[pl->a].unusable[pl->b] :
+					    m->frag[pl->a].extfrag[pl->b];
+				else
+					v[i] = buddy_value(m, &m->ser[i], s);
+			continue;
+		case MK_ZONE:
+			for (; i < e; i++, pl++)
+				if (!m->check_ok[pl->check] ||
+				    !(s->zi.zones[pl->a].has & (1u << pl->b)))
+					v[i] = METRIC_NONE;
+				else
+					v[i] = clamp_u64(s->zi.zones[pl->a].v[pl->b] *
+					    (uint64_t)(s->page_size > 0 ? s->page_size : 4096));
 			continue;
 		}
 		for (; i < e; i++)

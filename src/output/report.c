@@ -232,17 +232,25 @@ add_zones(struct report *rep, const struct sample *s)
 	}
 }
 
-/* The group of a task blocked with stack st (NULL: none) and wchan. */
+/* The group of a task blocked with stack `stack` of t (-1: none), of
+ * signature sig, and wchan. The stack is unpacked (into sc) only for a
+ * group that is new: most tasks join one by its signature. */
 static int
-find_group(struct report *rep, const struct stack *st, unsigned long sig, const char *wchan)
+find_group(struct report *rep, const struct tasks *t, int stack, unsigned long sig,
+	   const char *wchan, struct stack *sc)
 {
 	struct group_acc *g;
 	struct reason_match m;
 	static struct stack empty;	/* .bss, not .rodata: never backed */
+	const struct stack *st;
+	size_t len;
 
+	/* As tasks_stack() would: none when its bytes are not there. */
+	if (stack >= 0 && tasks_stack_packed(t, stack, &len) == NULL)
+		stack = -1;
 	for (int k = 0; k < rep->n_groups; k++) {
 		g = &rep->groups[k];
-		if (!g->rest && (st ? g->by_stack && g->sig == sig :
+		if (!g->rest && (stack >= 0 ? g->by_stack && g->sig == sig :
 				 !g->by_stack && strcmp(g->wchan, wchan) == 0))
 			return k;
 	}
@@ -258,6 +266,7 @@ find_group(struct report *rep, const struct stack *st, unsigned long sig, const 
 			 MAX_GROUPS - 1);
 		return rep->n_groups++;
 	}
+	st = stack >= 0 ? tasks_stack(t, stack, sc) : NULL;
 	g->by_stack = st != NULL;
 	g->sig = sig;
 	snprintf(g->wchan, sizeof(g->wchan), "%s", wchan);
@@ -383,8 +392,8 @@ add_tasks(struct report *rep, const struct sample *s)
 		sp->comm[sizeof(sp->comm) - 1] = '\0';
 		/* A stack read later (the worker is behind) moves it to its stack's group. */
 		if (sp->group < 0 || (has_stack && !rep->groups[sp->group].by_stack))
-			sp->group = find_group(rep, has_stack ? tasks_stack(t, b->stack, &sc) : NULL,
-					       has_stack ? sigs[b->stack] : 0, b->wchan);
+			sp->group = find_group(rep, t, has_stack ? b->stack : -1,
+					       has_stack ? sigs[b->stack] : 0, b->wchan, &sc);
 		if (!has_stack && (unsigned)b->stack_why < 32)
 			rep->groups[sp->group].why_seen |= 1u << b->stack_why;
 		rep->spell_of[i] = (int)(sp - rep->spells);

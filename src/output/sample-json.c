@@ -176,7 +176,29 @@ json_zones(struct json *j, const struct zoneinfo *zi)
 	json_array_begin(j, "zones");
 	for (int z = 0; z < zi->n_zones; z++) {
 		const struct zoneinfo_zone *zz = &zi->zones[z];
+		struct json_piece *pc = NULL;
+		/* What the element is written from, whole (the name's bytes
+		 * past its NUL zero). */
+		struct {
+			int node;
+			uint32_t has;
+			char zone[NAME_LEN];
+			uint64_t v[ZI_NFIELDS];
+		} k;
 
+		_Static_assert(sizeof(k) <= JSON_PIECE_IN, "zone key");
+		if (j->memo && z < MAX_ZONES) {
+			memset(&k, 0, sizeof(k));
+			k.node = zz->node;
+			k.has = zz->has;
+			memcpy(k.zone, zz->zone, strnlen(zz->zone, NAME_LEN));
+			for (int f = 0; f < ZI_NFIELDS; f++)
+				if (zz->has & (1u << f))
+					k.v[f] = zz->v[f];
+			pc = &j->memo->zone[z];
+			if (json_piece_hit(j, pc, &k, sizeof(k)))
+				continue;
+		}
 		json_object_begin(j, NULL);
 		json_int(j, "node", zz->node);
 		json_str(j, "zone", zz->zone);
@@ -184,6 +206,8 @@ json_zones(struct json *j, const struct zoneinfo *zi)
 			if (zz->has & (1u << f))
 				json_u64(j, keys[f], zz->v[f]);
 		json_object_end(j);
+		if (pc)
+			json_piece_end(j, pc);
 	}
 	json_array_end(j);
 }
@@ -230,6 +254,18 @@ sample_json_memo_init(struct sample_json_memo *m)
 		json_members_free(&m->vm);
 		return -ENOMEM;
 	}
+	_Static_assert(sizeof(m->reclaim_e[0]) == sizeof(m->reclaim_e[0].name) + 8,
+	    "a reclaim entry is its name, then its value");
+	if (json_members_init(&m->reclaim, CTR_COUNT, sizeof(m->reclaim_e[0].name)) < 0) {
+		json_members_free(&m->vm);
+		json_members_free(&m->mem);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < CTR_COUNT; i++)
+		m->reclaim_id[i] = -1;
+	for (int z = 0; z < MAX_ZONES; z++)
+		m->buddy[z].held = m->frag[z].held = m->zone[z].held = false;
+	m->psi.held = false;
 	return 0;
 }
 
@@ -238,6 +274,40 @@ sample_json_memo_free(struct sample_json_memo *m)
 {
 	json_members_free(&m->vm);
 	json_members_free(&m->mem);
+	json_members_free(&m->reclaim);
+}
+
+/* The "reclaim" member of c as the memo's members (most counters move by
+ * a little or not at all): false, nothing written, when a name does not
+ * fit an entry. */
+static bool
+json_reclaim_members(struct json *j, const struct counters *c)
+{
+	struct sample_json_memo *m = j->memo;
+	struct sample_json_reclaim *e;
+	const char *name;
+	int i, n = 0;
+
+	for (i = 0; i < CTR_COUNT; i++) {
+		if (!counter_valid(c, i))
+			continue;
+		e = &m->reclaim_e[n];
+		if (m->reclaim_id[n] != i) {
+			name = counter_name(i);
+			if (strlen(name) >= sizeof(e->name)) {
+				m->reclaim_id[n] = -1;
+				return false;
+			}
+			/* Whole: the members compare the bytes past the NUL too. */
+			memset(e->name, 0, sizeof(e->name));
+			memcpy(e->name, name, strlen(name));
+			m->reclaim_id[n] = i;
+		}
+		e->value = c->v[i];
+		n++;
+	}
+	json_members_u64(j, "reclaim", &m->reclaim, m->reclaim_e, sizeof(m->reclaim_e[0]), n);
+	return true;
 }
 
 /* same: vm has the names of the vmstat the memo's map was last used on. */
@@ -252,6 +322,8 @@ json_reclaim(struct json *j, const struct vmstat *vm, bool same)
 		counters_from_vmstat_mapped(vm, &j->memo->counters, &c);
 	else
 		counters_from_vmstat(vm, &c);
+	if (j->memo && json_reclaim_members(j, &c))
+		return;
 	json_object_begin(j, "reclaim");
 	for (int i = 0; i < CTR_COUNT; i++)
 		if (counter_valid(&c, i))

@@ -14,8 +14,17 @@
 struct sample_json_memo {
 	struct counters_map counters;
 	struct json_members vm, mem;
-	/* Each zone's buddyinfo row and fragmentation, and the pressure. */
-	struct json_piece buddy[MAX_ZONES], frag[MAX_ZONES], psi;
+	/* Each zone's buddyinfo row, fragmentation and zoneinfo, and the
+	 * pressure. */
+	struct json_piece buddy[MAX_ZONES], frag[MAX_ZONES], zone[MAX_ZONES], psi;
+	/* The reclaim counters as members: each valid one's name and value
+	 * (entry k is counter reclaim_id[k], -1 none yet). */
+	struct json_members reclaim;
+	int reclaim_id[CTR_COUNT];
+	struct sample_json_reclaim {
+		char name[32];
+		uint64_t value;
+	} reclaim_e[CTR_COUNT];
 };
 
 /* 0, or -ENOMEM. */

@@ -125,6 +125,30 @@ codec_enc_vm(struct wbuf *w, const struct vmstat *v, const struct vmstat *pv,
 	}
 }
 
+/* The uint64_t each stride bytes from src to those from dst, n of them:
+ * four a step, the loop's own work a quarter of what it was. */
+static void
+values_copy(uint64_t *dst, const uint64_t *src, size_t stride, int n)
+{
+	char *d = (char *)dst;
+	const char *s = (const char *)src;
+	uint64_t a, b, c, e;
+	int i = 0;
+
+	for (; i + 4 <= n; i += 4, d += 4 * stride, s += 4 * stride) {
+		memcpy(&a, s, sizeof(a));
+		memcpy(&b, s + stride, sizeof(b));
+		memcpy(&c, s + 2 * stride, sizeof(c));
+		memcpy(&e, s + 3 * stride, sizeof(e));
+		memcpy(d, &a, sizeof(a));
+		memcpy(d + stride, &b, sizeof(b));
+		memcpy(d + 2 * stride, &c, sizeof(c));
+		memcpy(d + 3 * stride, &e, sizeof(e));
+	}
+	for (; i < n; i++, d += stride, s += stride)
+		memcpy(d, s, sizeof(a));
+}
+
 int
 codec_dec_vm(struct dec *d, struct rbuf *r)
 {
@@ -150,8 +174,8 @@ codec_dec_vm(struct dec *d, struct rbuf *r)
 		same_names = d->held_s.vm != 0 &&
 		    d->held_s.vm == d->held_prev.vm && d->held_s.vm_n == v->n;
 		if (same_names)
-			for (i = 0; i < v->n; i++)
-				v->e[i].value = pv->e[i].value;
+			values_copy(&v->e[0].value, &pv->e[0].value,
+			    sizeof(v->e[0]), v->n);
 		else
 			memcpy(v->e, pv->e, (size_t)v->n * sizeof(v->e[0]));
 		d->vm_gen = d->held_prev.vm;
@@ -254,8 +278,8 @@ codec_dec_mem(struct dec *d, struct rbuf *r)
 		    d->held_s.mem == d->held_prev.mem &&
 		    d->held_s.mem_n == m->n;
 		if (same_names)
-			for (i = 0; i < m->n; i++)
-				m->e[i].value = pm->e[i].value;
+			values_copy(&m->e[0].value, &pm->e[0].value,
+			    sizeof(m->e[0]), m->n);
 		else
 			memcpy(m->e, pm->e, (size_t)m->n * sizeof(m->e[0]));
 		d->mem_gen = d->held_prev.mem;

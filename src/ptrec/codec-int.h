@@ -220,7 +220,6 @@ void codec_numr_begin(struct numr *nr, struct dec *d, struct rbuf *r,
     bool delta, uint64_t left);
 uint64_t codec_numr_diff(struct numr *nr);
 int64_t codec_numr_s(struct numr *nr, int64_t base);
-uint32_t codec_numr_u32(struct numr *nr, uint32_t base);
 /* The next n numbers of a delta chunk, added to the uint64_t each stride
  * bytes from dst, which hold the previous sample's values: a delta's
  * numbers are mostly runs of unchanged ones, skipped here at once. */
@@ -256,6 +255,19 @@ codec_numr_u(struct numr *nr, uint64_t base)
 		return base;
 	}
 	return base + codec_numr_diff(nr);
+}
+
+/* A number of at most 32 bits of a chunk, as codec_numr_u. */
+static inline uint32_t
+codec_numr_u32(struct numr *nr, uint32_t base)
+{
+	uint64_t v = codec_numr_u(nr, base);
+
+	if (v > UINT32_MAX) {
+		nr->r->bad = true;
+		return 0;
+	}
+	return (uint32_t)v;
 }
 
 /* A stream's next generation of names (never 0); 0 without a stream. */

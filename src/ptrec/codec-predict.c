@@ -167,6 +167,34 @@ names_find(const struct names *nm, const char *name)
 	return -1;
 }
 
+/* The resolved rules as predict_apply's ops (codec-predict.h). */
+static void
+predict_compile(struct predict *p)
+{
+	const struct predict_term *t;
+	struct predict_op *o = NULL;
+	int i, k, n = 0;
+
+	for (i = 0; i < p->n; i++) {
+		for (k = 0; k < p->r[i].n; k++) {
+			t = &p->r[i].t[k];
+			if (n == PREDICT_OPS) {
+				p->n_ops = -1;
+				return;
+			}
+			o = &p->op[n++];
+			o->src = t->src == 'm' ? 1 : t->src == 'z' ? 2 : 0;
+			o->kb = t->src == 'p';
+			o->coef = (int16_t)t->coef;
+			o->off = t->src == 'z' ? 0 : t->src == 'm' ?
+			    (uint32_t)((size_t)t->at * sizeof(struct meminfo_entry)) :
+			    (uint32_t)((size_t)t->at * sizeof(struct vmstat_entry));
+			o->end = k + 1 == p->r[i].n ? (uint32_t)p->r[i].target + 1 : 0;
+		}
+	}
+	p->n_ops = n;
+}
+
 /* Rules of table t (n of them) for targets in tn; terms from vn (vmstat)
  * and mn (meminfo), either NULL when absent. */
 static void
@@ -208,6 +236,7 @@ predict_resolve(struct predict *p, const struct rule *t, int n,
 			r->n++;
 		}
 	}
+	predict_compile(p);
 }
 
 /*
@@ -405,6 +434,32 @@ zone_name_same(const char *a, const char *b)
 	return true;
 }
 
+/* predict_apply by the compiled ops: now and then are each source's
+ * values as predict_apply lays them out. */
+static void
+predict_apply_ops(const struct predict *p, const char *const now[3],
+		  const char *const then[3], uint64_t page_kb, uint64_t *first,
+		  size_t stride)
+{
+	const struct predict_op *o, *end = p->op + p->n_ops;
+	const uint64_t mult[2] = { 1, page_kb };
+	uint64_t sum = 0, a, b;
+	char *at;
+
+	for (o = p->op; o < end; o++) {
+		memcpy(&a, now[o->src] + o->off, sizeof(a));
+		memcpy(&b, then[o->src] + o->off, sizeof(b));
+		sum += (a - b) * mult[o->kb] * (uint64_t)(int64_t)o->coef;
+		if (o->end != 0) {
+			at = (char *)first + (size_t)(o->end - 1) * stride;
+			memcpy(&a, at, sizeof(a));
+			a += sum;
+			memcpy(at, &a, sizeof(a));
+			sum = 0;
+		}
+	}
+}
+
 void
 predict_apply(const struct predict *p, const struct predict_src *src,
 	      uint64_t *first, size_t stride)
@@ -429,6 +484,10 @@ predict_apply(const struct predict *p, const struct predict_src *src,
 	now[2] = (const char *)&zf_now;
 	then[2] = (const char *)&zf_then;
 	step[2] = 0;
+	if (p->n_ops >= 0) {
+		predict_apply_ops(p, now, then, src->page_kb, first, stride);
+		return;
+	}
 	for (i = 0; i < p->n; i++) {
 		r = &p->r[i];
 		sum = 0;

@@ -22,6 +22,7 @@
 
 #define PREDICT_TERMS	5
 #define PREDICT_RULES	48
+#define PREDICT_OPS	96	/* terms of all the rules, compiled */
 
 /* The rules that apply to one chunk, with names resolved to indexes. */
 struct predict {
@@ -37,6 +38,23 @@ struct predict {
 			int at;		/* index in its source */
 		} t[PREDICT_TERMS];
 	} r[PREDICT_RULES];
+	/*
+	 * The same rules compiled for predict_apply, so that applying them
+	 * is one loop over their terms without a branch a term: each term as
+	 * the byte offset of its value in its source's array (0 for the
+	 * zones' sum), which source (0 vmstat, 1 meminfo, 2 the zones),
+	 * whether in kB (1: 'p') and its coefficient; a rule's last term has
+	 * its target's index + 1 (end), the others 0. A rule without terms
+	 * has none. n_ops is -1 when they did not fit: the rules are applied
+	 * from r.
+	 */
+	int n_ops;
+	struct predict_op {
+		uint32_t off;
+		uint8_t src, kb;
+		int16_t coef;
+		uint32_t end;
+	} op[PREDICT_OPS];
 };
 
 /* What the rules read: this sample's chunks and the previous sample's.

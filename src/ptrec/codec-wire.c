@@ -413,19 +413,22 @@ add_get_u(const uint8_t **pp, const uint8_t *end, uint64_t *v)
  * a run is skipped in one step, and only the numbers that changed are
  * touched. The state is kept in locals while dst is written (a write
  * through a uint64_t could be one of the state's). Differences inside
- * the chunk (ids 12, 13) go the long way.
+ * the chunk (ids 12, 13), and n past the numbers left, go the long way.
+ * Here n never passes left (each number taken takes one of both), so
+ * left is n + extra throughout and needs no check of its own: a run
+ * longer than left is n + extra is refused as codec_numr_diff does.
  */
 void
 codec_numr_add(struct numr *nr, void *dst, size_t stride, size_t n)
 {
 	struct rbuf *rr = nr->r, *dr = nr->diffs;
 	const uint8_t *rp, *rend, *dp, *dend;
-	uint64_t left = nr->left, zeros = nr->zeros, ndiffs = nr->ndiffs;
-	uint64_t k, v, x;
+	uint64_t extra, zeros = nr->zeros, ndiffs = nr->ndiffs;
+	uint64_t v, x;
 	bool in_run = nr->in_run, bad = false;
 	uint8_t *p = dst;
 
-	if (dr == NULL || dr == rr || rr->bad || dr->bad) {
+	if (dr == NULL || dr == rr || rr->bad || dr->bad || n > nr->left) {
 		for (; n > 0; n--, p += stride) {
 			memcpy(&x, p, sizeof(x));
 			x = codec_numr_u(nr, x);
@@ -433,38 +436,32 @@ codec_numr_add(struct numr *nr, void *dst, size_t stride, size_t n)
 		}
 		return;
 	}
+	extra = nr->left - n;
 	rp = rr->p + rr->off;
 	rend = rr->p + rr->len;
 	dp = dr->p + dr->off;
 	dend = dr->p + dr->len;
 	while (n > 0) {
-		if (left == 0) {
-			bad = true;
-			break;
-		}
 		if (!in_run) {
 			if (!add_get_u(&rp, rend, &zeros)) {
 				rr->bad = bad = true;
 				break;
 			}
-			if (zeros > left) {
+			if (zeros > n + extra) {
 				bad = true;
 				break;
 			}
 			in_run = true;
 		}
-		k = zeros < n ? zeros : n;
-		zeros -= k;
-		left -= k;
-		n -= (size_t)k;
-		p += (size_t)k * stride;
-		if (n == 0)
-			break;
-		if (left == 0) {
-			bad = true;
+		if (zeros >= n) {
+			/* The run goes on past these: its rest is the next's. */
+			zeros -= n;
+			n = 0;
 			break;
 		}
-		left--;
+		p += (size_t)zeros * stride;
+		n -= (size_t)zeros;
+		zeros = 0;
 		in_run = false;
 		ndiffs++;
 		if (!add_get_u(&dp, dend, &v)) {
@@ -481,22 +478,10 @@ codec_numr_add(struct numr *nr, void *dst, size_t stride, size_t n)
 	dr->off = (size_t)(dp - dr->p);
 	if (bad)
 		rr->bad = true;
-	nr->left = left;
+	nr->left = n + extra;
 	nr->zeros = zeros;
 	nr->ndiffs = ndiffs;
 	nr->in_run = in_run;
-}
-
-uint32_t
-codec_numr_u32(struct numr *nr, uint32_t base)
-{
-	uint64_t v = codec_numr_u(nr, base);
-
-	if (v > UINT32_MAX) {
-		nr->r->bad = true;
-		return 0;
-	}
-	return (uint32_t)v;
 }
 
 /* A signed value that fits an int. */

@@ -339,19 +339,26 @@ codec_enc_zi(struct wbuf *w, const struct zoneinfo *z,
 		}
 }
 
-/* A zone has every field, and the wire's order is zoneinfo_field's. */
+/* The wire's order of zoneinfo fields is zoneinfo_field's. */
 static bool
-zi_all(uint32_t has)
+zi_in_order(void)
 {
 	size_t k;
 
-	if (N_WIRE_ZI != ZI_NFIELDS || (has & ((1u << ZI_NFIELDS) - 1)) !=
-	    (1u << ZI_NFIELDS) - 1)
+	if (N_WIRE_ZI != ZI_NFIELDS)
 		return false;
 	for (k = 0; k < N_WIRE_ZI; k++)
 		if (codec_zi[k] != (enum zoneinfo_field)k)
 			return false;
 	return true;
+}
+
+/* A zone has every field (and the wire's order is zoneinfo_field's). */
+static bool
+zi_all(uint32_t has, bool in_order)
+{
+	return in_order && (has & ((1u << ZI_NFIELDS) - 1)) ==
+	    (1u << ZI_NFIELDS) - 1;
 }
 
 int
@@ -361,7 +368,7 @@ codec_dec_zi(struct dec *d, struct rbuf *r)
 	const struct zoneinfo *pz;
 	struct zoneinfo_zone *zz;
 	struct numr nr;
-	bool delta;
+	bool delta, in_order;
 	uint64_t bits, n = 0;
 	size_t k;
 	int i;
@@ -394,15 +401,20 @@ codec_dec_zi(struct dec *d, struct rbuf *r)
 					zz->has |= 1u << codec_zi[k];
 		}
 	}
+	in_order = zi_in_order();
 	for (i = 0; i < z->n_zones; i++)
-		for (k = 0; k < N_WIRE_ZI; k++)
-			n += (z->zones[i].has >> codec_zi[k]) & 1;
+		if (in_order)
+			n += (uint64_t)__builtin_popcount(z->zones[i].has &
+			    ((1u << ZI_NFIELDS) - 1));
+		else
+			for (k = 0; k < N_WIRE_ZI; k++)
+				n += (z->zones[i].has >> codec_zi[k]) & 1;
 	codec_numr_begin(&nr, d, r, delta, n);
 	for (i = 0; i < z->n_zones; i++) {
 		zz = &z->zones[i];
 		/* Every field, in the wire's order: the differences onto
 		 * the previous values in one pass. */
-		if (delta && zi_all(zz->has)) {
+		if (delta && zi_all(zz->has, in_order)) {
 			memcpy(zz->v, pz->zones[i].v, sizeof(zz->v));
 			codec_numr_add(&nr, zz->v, sizeof(zz->v[0]), ZI_NFIELDS);
 		} else

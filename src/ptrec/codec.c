@@ -439,7 +439,7 @@ sample_clear(struct sample *s)
 
 	s->wall = s->mono = s->uptime = 0;
 	s->page_size = 0;
-	memset(s->status, 0, sizeof(s->status));
+	/* The statuses are decode()'s: a delta's are its prev's. */
 	s->buddy.n_orders = s->buddy.n_zones = 0;
 	s->pti.pageblock_order = 0;
 	s->pti.pages_per_block = 0;
@@ -581,6 +581,14 @@ stream_keep(struct codec_stream *cs, const struct dec *d)
 	h->mem_n = d->s->mem.n;
 }
 
+/* rc, with the statuses of s cleared (sample_clear leaves them). */
+static int
+status_clear(struct sample *s, int rc)
+{
+	memset(s->status, 0, sizeof(s->status));
+	return rc;
+}
+
 static int
 decode(struct codec_stream *cs, const uint8_t *buf, size_t len,
     const struct sample *prev, struct sample *s, struct codec_stats *st,
@@ -595,7 +603,6 @@ decode(struct codec_stream *cs, const uint8_t *buf, size_t len,
 	bool prev_last = cs != NULL && prev != NULL && prev == cs->last;
 	struct codec_held held_s, held_prev;
 	size_t at;
-	int i;
 
 	/* s is written from here on: whatever fails, it is no base. */
 	if (cs != NULL)
@@ -611,16 +618,18 @@ decode(struct codec_stream *cs, const uint8_t *buf, size_t len,
 	sample_clear(s);
 
 	if (next_field(&r, &id, &f, err) < 0)
-		return -EINVAL;
+		return status_clear(s, -EINVAL);
 	if (id != F_FRAME || !codec_get_max(&f, DELTA, &flags) ||
 	    f.off != f.len)
-		return codec_fail(err, "no frame field first");
+		return status_clear(s, codec_fail(err, "no frame field first"));
 	if (!(flags & DELTA))
 		prev = NULL;
 	else if (prev == NULL)
-		return codec_fail(err, "a delta without the previous sample");
+		return status_clear(s, codec_fail(err,
+		    "a delta without the previous sample"));
 	else if (!codec_sample_sane(prev))
-		return codec_fail(err, "the previous sample is damaged");
+		return status_clear(s, codec_fail(err,
+		    "the previous sample is damaged"));
 
 	memset(&d, 0, sizeof(d));
 	d.prev = prev;
@@ -634,10 +643,12 @@ decode(struct codec_stream *cs, const uint8_t *buf, size_t len,
 	d.err = err;
 	d.st = st;
 	if (find_diffs(&r, &d.diffs, err) < 0)
-		return -EINVAL;
+		return status_clear(s, -EINVAL);
+	/* A delta's statuses are its prev's, bar those its fields say. */
 	if (prev != NULL)
-		for (i = 0; i < SRC_COUNT; i++)
-			s->status[i] = prev->status[i];
+		memcpy(s->status, prev->status, sizeof(s->status));
+	else
+		memset(s->status, 0, sizeof(s->status));
 
 	while (r.off < r.len) {
 		at = r.off;
