@@ -164,17 +164,33 @@ name_is(const char *name, const struct metric_series *se)
 
 /* ---- values ---- */
 
+/* Zone a's unusable index or extfrag at order b, once its figures are
+ * computed (frag_done). */
+static int64_t
+frag_figure(const struct metric_set *m, int kind, int a, int b)
+{
+	return kind == MK_UNUSABLE ? m->frag[a].unusable[b] : m->frag[a].extfrag[b];
+}
+
+/* Zoneinfo field b of zone a in bytes, or METRIC_NONE when the row is not
+ * the one the set was built with or the zone lacks the field. */
+static int64_t
+zone_value(const struct metric_set *m, int check, int a, int b, const struct sample *s)
+{
+	if (!m->check_ok[check] || !(s->zi.zones[a].has & (1u << b)))
+		return METRIC_NONE;
+	return clamp_u64(s->zi.zones[a].v[b] * (uint64_t)(s->page_size > 0 ? s->page_size : 4096));
+}
+
 static int64_t
 buddy_value(struct metric_set *m, const struct metric_series *se, const struct sample *s)
 {
 	const struct buddyinfo *bi = &s->buddy;
-	const struct frag *fr;
 
 	if (!m->check_ok[se->check] || se->b >= bi->n_orders)
 		return METRIC_NONE;
 	if (se->kind == MK_BUDDY_FREE)
 		return clamp_u64(bi->zones[se->a].free[se->b]);
-	fr = &m->frag[se->a];
 	if (!(m->frag_done & (1ull << se->a))) {
 		const uint64_t *free = bi->zones[se->a].free;
 		size_t size = (size_t)bi->n_orders * sizeof(free[0]);
@@ -191,7 +207,7 @@ buddy_value(struct metric_set *m, const struct metric_series *se, const struct s
 		}
 		m->frag_done |= 1ull << se->a;
 	}
-	return se->kind == MK_UNUSABLE ? fr->unusable[se->b] : fr->extfrag[se->b];
+	return frag_figure(m, se->kind, se->a, se->b);
 }
 
 static int64_t
@@ -281,10 +297,7 @@ series_value(struct metric_set *m, const struct metric_series *se, const struct 
 	case MK_PTI_TIME:
 		return pti_value(m, se, in);
 	case MK_ZONE:
-		if (!m->check_ok[se->check] || !(s->zi.zones[se->a].has & (1u << se->b)))
-			return METRIC_NONE;
-		return clamp_u64(s->zi.zones[se->a].v[se->b] *
-				 (uint64_t)(s->page_size > 0 ? s->page_size : 4096));
+		return zone_value(m, se->check, se->a, se->b, s);
 	case MK_VMSTAT:
 	case MK_MEMINFO:
 		return named_value(se, s);
@@ -419,19 +432,13 @@ metrics_values(struct metric_set *m, const struct metrics_input *in, int64_t *v)
 			for (; i < e; i++, pl++)
 				if ((m->frag_done & (1ull << pl->a)) && m->check_ok[pl->check] &&
 				    pl->b < s->buddy.n_orders)
-					v[i] = pl->kind == MK_UNUSABLE ? m->frag[pl->a].unusable[pl->b] :
-					    m->frag[pl->a].extfrag[pl->b];
+					v[i] = frag_figure(m, pl->kind, pl->a, pl->b);
 				else
 					v[i] = buddy_value(m, &m->ser[i], s);
 			continue;
 		case MK_ZONE:
 			for (; i < e; i++, pl++)
-				if (!m->check_ok[pl->check] ||
-				    !(s->zi.zones[pl->a].has & (1u << pl->b)))
-					v[i] = METRIC_NONE;
-				else
-					v[i] = clamp_u64(s->zi.zones[pl->a].v[pl->b] *
-					    (uint64_t)(s->page_size > 0 ? s->page_size : 4096));
+				v[i] = zone_value(m, pl->check, pl->a, pl->b, s);
 			continue;
 		}
 		for (; i < e; i++)
