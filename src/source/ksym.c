@@ -47,6 +47,7 @@ ksym_name(struct ksym *k, const uint64_t *ip, int n, char *name, size_t size)
 #include "source/bpf-child.h"
 #include "source/bpf-privilege.h"
 #include "source/ksym-bpf.h"
+#include "source/bpf-blob.h"
 #include "source/ksym.skel.h"
 
 struct ksym {
@@ -85,6 +86,8 @@ ksym_child(void *arg, void *facts, int *fd, int *nfd)
 	(void)arg;
 	if (!getenv("PAGETOP_PROBES_DEBUG"))
 		libbpf_set_print(ksym_quiet);
+	if (bpf_blob_check("ksym", f->why, sizeof(f->why)) < 0)
+		return;
 	if (!(skel = ksym_loader = ksym_bpf__open())) {
 		snprintf(f->why, sizeof(f->why), "opening the namer: %s", strerror(errno));
 		return;

@@ -28,6 +28,7 @@
 #include <bpf/libbpf.h>
 
 #include "source/probes-bpf.h"
+#include "source/bpf-blob.h"
 #include "source/probes.skel.h"
 
 #define PROBES_TRACEFS	"/sys/kernel/tracing/events/kmem/mm_page_alloc_extfrag/id"
@@ -228,6 +229,8 @@ probes_child_load(const struct probes_child_arg *a, const struct btf *btf, bool 
 	int r;
 
 	oo.btf_custom_path = a->btf_path;
+	if (bpf_blob_check("probes", f->why, sizeof(f->why)) < 0)
+		return NULL;
 	if (!(skel = probes_loader.skel = probes_bpf__open_opts(&oo))) {
 		snprintf(f->why, sizeof(f->why), "opening the probes: %s", strerror(errno));
 		return NULL;

@@ -69,6 +69,7 @@ taskiter_close(struct taskiter *it)
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "source/bpf-blob.h"
 #include "source/taskiter.skel.h"
 
 #define TASKITER_BTF	"/sys/kernel/btf/vmlinux"
@@ -184,6 +185,8 @@ taskiter_child(void *arg, void *facts, int *fd, int *nfd)
 	if (!getenv("PAGETOP_PROBES_DEBUG"))
 		libbpf_set_print(taskiter_quiet);
 	oo.btf_custom_path = a->btf;
+	if (bpf_blob_check("taskiter", f->why, sizeof(f->why)) < 0)
+		return;
 	/* The open-coded walk first; the iter/task walk where the kernel
 	 * lacks it (its kfuncs do not resolve, or it does not verify). */
 	for (it.walk = !a->walk || strcmp(a->walk, "0") != 0; ; it.walk = false) {
