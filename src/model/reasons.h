@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "parse/stack.h"
 #include "util/text.h"
@@ -32,18 +33,42 @@ enum wait_category {
 #define REASON_PATTERN_LEN	64
 #define REASON_TEXT_LEN		80
 
+/* A rule's texts are in its table's pool, each once (many rules share a
+ * reason): a rule is 20 bytes where two fixed fields were 144, and the
+ * table takes what its text takes. Offsets, so a table copies whole. */
 struct reason_rule {
-	char pattern[REASON_PATTERN_LEN];	/* a function name; a trailing '*' matches a prefix */
 	int priority;				/* higher wins */
-	enum wait_category category;
-	char reason[REASON_TEXT_LEN];		/* "waiting for the ext4 journal to commit" */
+	uint32_t pattern;			/* in pool: a function name; a trailing '*' matches a prefix */
+	uint32_t reason;			/* in pool: "waiting for the ext4 journal to commit" */
+	uint8_t category;			/* enum wait_category */
+	uint8_t plen;				/* the pattern's length without its '*' */
+	bool prefix;				/* it ends with '*' */
+	bool dotted;				/* it holds a '.': compared with the whole name */
 	bool user;				/* from the user's file: wins ties */
 };
+
+/* Every rule at its longest fits; with no rules the pool is empty. */
+#define REASONS_POOL	(REASONS_MAX_RULES * (REASON_PATTERN_LEN + REASON_TEXT_LEN))
 
 struct reasons {
 	int n;
 	struct reason_rule r[REASONS_MAX_RULES];
+	uint32_t pool_used;
+	char pool[REASONS_POOL];
 };
+
+/* Rule i's pattern as written ("foo_*") and its reason. */
+static inline const char *
+reasons_pattern(const struct reasons *rs, int i)
+{
+	return rs->pool + rs->r[i].pattern;
+}
+
+static inline const char *
+reasons_text(const struct reasons *rs, int i)
+{
+	return rs->pool + rs->r[i].reason;
+}
 
 struct reason_match {
 	enum wait_category category;
