@@ -37,6 +37,7 @@ main(void)
 			       0xffffffff81005050, 0xffffffff81006060 };
 	const uint64_t b[] = { 0xffffffff81002020, 0xffffffff81004040, 0xffffffff81006060 };
 	const uint64_t c[] = { 0xffffffff81002020, 0xffffffff81008080, 0xffffffff81009090 };
+	const uint64_t e[] = { 0xffffffff80000010, 0xffffffff81009090 };
 
 	if (fd < 0 || write(fd, kallsyms, sizeof(kallsyms) - 1) != (ssize_t)sizeof(kallsyms) - 1) {
 		printf("Bail out! cannot write %s\n", path);
@@ -63,6 +64,26 @@ main(void)
 	tap_eq_int((int)probes_syms_passes(s), 1, "... and no second pass within half a second");
 	tap_eq_int(probes_syms_get(s, 3, c, 3, &d), -1, "... so it is still not known");
 	tap_eq_int(d.stack.n, 0, "... and shows no frames rather than wrong ones");
+
+	/* The next pass names it, with a stack of an address kallsyms has
+	 * no symbol below (kept as "0x..."); both then come from the cache
+	 * as they were named. */
+	usleep(600 * 1000);
+	tap_eq_int(probes_syms_get(s, 3, c, 3, &d), -1, "after half a second: queued again");
+	tap_eq_int(probes_syms_get(s, 4, e, 2, &d), -1, "... with another stack");
+	probes_syms_resolve(s);
+	tap_eq_int((int)probes_syms_passes(s), 2, "... named in the second pass");
+	for (int round = 0; round < 2; round++) {
+		tap_ok(probes_syms_get(s, 3, c, 3, &d) == 2 &&
+		    strcmp(d.stack.func[0], "jbd2_log_wait_commit") == 0 &&
+		    strcmp(d.stack.func[1], "ext4_sync_file") == 0,
+		    "stack 3 %s: %s, %s", round ? "again" : "named", d.stack.func[0], d.stack.func[1]);
+		tap_ok(probes_syms_get(s, 4, e, 2, &d) == 2 &&
+		    strcmp(d.stack.func[0], "0xffffffff80000010") == 0 &&
+		    strcmp(d.stack.func[1], "ext4_sync_file") == 0,
+		    "stack 4 %s: %s, %s", round ? "again" : "named", d.stack.func[0], d.stack.func[1]);
+	}
+	tap_eq_int((int)probes_syms_passes(s), 2, "... from the cache, with no pass");
 	probes_syms_free(s);
 	unlink(path);
 	return tap_done();

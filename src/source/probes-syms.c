@@ -24,9 +24,10 @@
  * printing 120,000 lines) is only for addresses never seen. */
 #define SYMS_IPS	2048
 #define SYMS_IP_PROBES	8
-/* Their names, end to end (a kernel function's is about 25 bytes): when
- * full, every address is forgotten and the pool starts again. */
-#define SYMS_POOL	32768	/* ip_name is 16 bits */
+/* Their names and the cached stacks', end to end (a kernel function's is
+ * about 25 bytes): when full, every address and stack is forgotten and
+ * the pool starts again. Pages not reached yet are never touched. */
+#define SYMS_POOL	65536	/* ip_name and a stack's names are 16 bits */
 #define SYMS_NAMED	UINT64_MAX	/* best: named from the address cache */
 /* At most one pass this often: a box that makes new stacks every tick
  * (a build) would otherwise pay for one each tick. A stack with an address
@@ -38,10 +39,12 @@
 
 /* Memory is touched only as it is used: the stacks' ids apart from their
  * names (a lookup reads every id), the cache filled in turn, the
- * addresses' names in a pool. */
+ * addresses in the order they were named, their names in a pool. A
+ * cached stack is its names' offsets in that pool (34 bytes, where 16
+ * names of 64 were 1 KB), so forgetting the pool forgets the stacks. */
 struct syms_stack {
 	int n;
-	char func[PROBE_STACK_FRAMES][STACK_FUNC_LEN];
+	uint16_t name[PROBE_STACK_FRAMES];	/* offsets in pool */
 };
 
 struct syms_queued {
@@ -59,7 +62,9 @@ struct probes_syms {
 	int next;			/* the entry to replace next */
 	struct syms_queued q[PROBES_SYMS_BATCH];
 	int nq;
-	uint64_t ip[SYMS_IPS];		/* 0: free */
+	uint16_t slot[SYMS_IPS];	/* 0: free, else 1 + an index in ip */
+	unsigned n_ips;			/* of ip and ip_name in use */
+	uint64_t ip[SYMS_IPS];		/* the addresses named, in turn */
 	uint16_t ip_name[SYMS_IPS];	/* its name's offset in pool */
 	size_t pool_used;
 	char pool[SYMS_POOL];
@@ -71,6 +76,7 @@ struct probes_syms {
 	double pass_wait;		/* seconds until another pass may come */
 	char buf[SYMS_READ];
 };
+_Static_assert(SYMS_IPS <= UINT16_MAX && SYMS_POOL <= UINT16_MAX + 1, "slot, ip_name");
 
 static size_t
 syms_ip_home(uint64_t ip)
@@ -85,40 +91,63 @@ syms_ip_get(const struct probes_syms *s, uint64_t ip)
 	size_t h = syms_ip_home(ip);
 
 	for (int i = 0; i < SYMS_IP_PROBES; i++) {
-		size_t k = (h + (size_t)i) & (SYMS_IPS - 1);
+		unsigned e = s->slot[(h + (size_t)i) & (SYMS_IPS - 1)];
 
-		if (s->ip[k] == ip)
-			return s->pool + s->ip_name[k];
-		if (s->ip[k] == 0)
+		if (e == 0)
 			return NULL;
+		if (s->ip[e - 1] == ip)
+			return s->pool + s->ip_name[e - 1];
 	}
 	return NULL;
 }
 
-/* Full around its home: the home slot is replaced (a cache, not a map).
- * The replaced name stays in the pool until it is full. */
+/* Every address and stack forgotten, and the pool empty. */
+static void
+syms_forget(struct probes_syms *s)
+{
+	memset(s->slot, 0, sizeof(s->slot));
+	s->n_ips = 0;
+	s->pool_used = 0;
+	for (int i = 0; i < PROBES_SYMS_CACHE; i++)
+		s->cache_id[i] = -1;
+	s->next = 0;
+}
+
+/* name (at most STACK_FUNC_LEN - 1 bytes of it) at the pool's end; the
+ * pool has room (the callers see to it). */
+static uint16_t
+syms_pool_put(struct probes_syms *s, const char *name)
+{
+	size_t len = strnlen(name, STACK_FUNC_LEN - 1), at = s->pool_used;
+
+	memcpy(s->pool + at, name, len);
+	s->pool[at + len] = '\0';
+	s->pool_used += len + 1;
+	return (uint16_t)at;
+}
+
+/* Full around its home: the home slot's address is replaced (a cache,
+ * not a map). The replaced name stays in the pool until it is full. */
 static void
 syms_ip_put(struct probes_syms *s, uint64_t ip, const char *name)
 {
 	size_t h = syms_ip_home(ip), k = h, len = strnlen(name, STACK_FUNC_LEN - 1);
+	unsigned e;
 
-	if (s->pool_used + len + 1 > SYMS_POOL) {
-		memset(s->ip, 0, sizeof(s->ip));
-		s->pool_used = 0;
-	}
+	if (s->pool_used + len + 1 > SYMS_POOL)
+		syms_forget(s);
 	for (int i = 0; i < SYMS_IP_PROBES; i++) {
 		size_t c = (h + (size_t)i) & (SYMS_IPS - 1);
 
-		if (s->ip[c] == 0 || s->ip[c] == ip) {
+		if (s->slot[c] == 0 || s->ip[s->slot[c] - 1] == ip) {
 			k = c;
 			break;
 		}
 	}
-	s->ip[k] = ip;
-	s->ip_name[k] = (uint16_t)s->pool_used;
-	memcpy(s->pool + s->pool_used, name, len);
-	s->pool[s->pool_used + len] = '\0';
-	s->pool_used += len + 1;
+	if ((e = s->slot[k]) == 0)
+		s->slot[k] = (uint16_t)(e = ++s->n_ips);
+	s->ip[e - 1] = ip;
+	s->ip_name[e - 1] = syms_pool_put(s, name);
 }
 
 struct probes_syms *
@@ -141,29 +170,47 @@ probes_syms_free(struct probes_syms *s)
 }
 
 static void
-syms_copy(const struct syms_stack *c, struct probe_dstack *d)
+syms_copy(const struct probes_syms *s, const struct syms_stack *c, struct probe_dstack *d)
 {
 	d->stack.n = c->n;
-	memcpy(d->stack.func, c->func, sizeof(c->func[0]) * (size_t)c->n);
+	for (int i = 0; i < c->n; i++) {
+		const char *f = s->pool + c->name[i];
+
+		memcpy(d->stack.func[i], f, strlen(f) + 1);
+	}
 }
 
 /* The frames of the probe and the scheduler, innermost. */
 static bool syms_skipped(const char *f);
 
-/* q's names as a cached stack, without the probe's own frames. */
+/* q's names as a cached stack, without the probe's own frames: each the
+ * pool's copy of its address's name, or one of its own. */
 static struct syms_stack *
 syms_name(struct probes_syms *s, const struct syms_queued *q)
 {
-	struct syms_stack *c = &s->cache[s->next];
-	int k = 0;
+	struct syms_stack *c;
+	size_t need = 0;
+	int k = 0, from;
 
-	s->cache_id[s->next] = q->id;
-	s->next = (s->next + 1) % PROBES_SYMS_CACHE;
 	while (k < q->n && syms_skipped(q->name[k]))
 		k++;
+	from = k;
+	for (; k < q->n && k - from < PROBE_STACK_FRAMES; k++)
+		need += strnlen(q->name[k], STACK_FUNC_LEN - 1) + 1;
+	if (s->pool_used + need > SYMS_POOL)
+		syms_forget(s);
+	c = &s->cache[s->next];
+	s->cache_id[s->next] = q->id;
+	s->next = (s->next + 1) % PROBES_SYMS_CACHE;
 	c->n = 0;
-	for (; k < q->n && c->n < PROBE_STACK_FRAMES; k++)
-		memcpy(c->func[c->n++], q->name[k], STACK_FUNC_LEN);
+	for (k = from; k < q->n && c->n < PROBE_STACK_FRAMES; k++) {
+		const char *e = syms_ip_get(s, q->ip[k]);
+
+		if (e && strncmp(e, q->name[k], STACK_FUNC_LEN) == 0)
+			c->name[c->n++] = (uint16_t)(e - s->pool);
+		else
+			c->name[c->n++] = syms_pool_put(s, q->name[k]);
+	}
 	return c;
 }
 
@@ -218,7 +265,7 @@ probes_syms_get(struct probes_syms *s, int32_t id, const uint64_t *ips, int n,
 		return 0;
 	for (int i = 0; i < PROBES_SYMS_CACHE; i++)
 		if (s->cache_id[i] == id) {
-			syms_copy(&s->cache[i], d);
+			syms_copy(s, &s->cache[i], d);
 			return d->stack.n;
 		}
 	for (int i = 0; i < s->nq; i++)
@@ -251,7 +298,7 @@ probes_syms_get(struct probes_syms *s, int32_t id, const uint64_t *ips, int n,
 		struct syms_stack *c = syms_name(s, q);
 
 		s->nq--;
-		syms_copy(c, d);
+		syms_copy(s, c, d);
 		return d->stack.n;
 	}
 	return -1;
