@@ -11,6 +11,7 @@
  */
 #include "model/history-probes.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,7 @@ struct hist_stack {
 struct hist_probes {
 	const struct reasons *rs;
 	bool have_last;			/* last holds a push with the probes on */
-	struct probes last;
+	struct probes last;		/* its cumulative figures only: no lists */
 	struct probe_tick tick;		/* its scratch: both are big */
 	uint64_t sum[N_SUMS];
 	int n_whys;
@@ -271,7 +272,10 @@ hist_push_probes(struct history *h, struct hist_moment *m, const struct sample *
 		if (p->dstack[i].max_ns > ds_max)
 			ds_max = p->dstack[i].max_ns;
 	m->v[M_PR_DS_MAX_US] = ds_max / 1000;
-	pr->last = *p;
+	/* The next tick's differences read the cumulative figures only,
+	 * which come before the tick's own lists: those (17 KB of D stacks,
+	 * mostly empty rows) are left out, and their pages never touched. */
+	memcpy(&pr->last, p, offsetof(struct probes, n_tasks));
 	pr->have_last = true;
 	push_ring(pr, p, seq);
 }
