@@ -18,6 +18,7 @@
 
 #include "model/history-int.h"
 #include "model/probe-derive.h"
+#include "model/sample-copy.h"
 
 #define N_SUMS	(M_PR_END - M_PR_STALL)
 
@@ -299,8 +300,9 @@ hist_push_probes(struct history *h, struct hist_moment *m, const struct sample *
 	m->v[M_PR_DS_MAX_US] = ds_max / 1000;
 	/* The next tick's differences read the cumulative figures only,
 	 * which come before the tick's own lists: those (17 KB of D stacks,
-	 * mostly empty rows) are left out, and their pages never touched. */
-	memcpy(&pr->last, p, offsetof(struct probes, n_tasks));
+	 * mostly empty rows) are left out, and their pages never touched,
+	 * nor those of figures that stay zero. */
+	sample_copy_bytes(&pr->last, p, offsetof(struct probes, n_tasks));
 	pr->have_last = true;
 	push_ring(pr, p, seq);
 }

@@ -89,6 +89,7 @@ probes_dsleep_path(const struct probe_source *p)
 #include "source/probes-int.h"
 #include "source/probes-syms.h"
 #include "source/ksym.h"
+#include "model/sample-copy.h"
 #include "source/probes.skel.h"
 
 _Static_assert(PB_BUCKETS == PROBE_BUCKETS && PB_ORDERS == PROBE_ORDERS &&
@@ -346,7 +347,8 @@ probes_read_cum(struct probe_source *p, struct probes *out)
 	memcpy(out->compact_deferred, s->compact_deferred, sizeof(out->compact_deferred));
 	memcpy(out->throttle_count, s->throttle_count, sizeof(out->throttle_count));
 	memcpy(out->throttle_us, s->throttle_us, sizeof(out->throttle_us));
-	memcpy(out->fallback, s->fallback, sizeof(out->fallback));
+	/* 8 KB, mostly zeros: pages of the sample left zero stay untouched. */
+	sample_copy_bytes(out->fallback, s->fallback, sizeof(out->fallback));
 	memcpy(out->fallback_fragmenting, s->fallback_fragmenting, sizeof(out->fallback_fragmenting));
 	memcpy(out->fallback_owner, s->fallback_owner, sizeof(out->fallback_owner));
 	memcpy(out->kswapd_wakes, s->kswapd_wakes, sizeof(out->kswapd_wakes));
