@@ -123,8 +123,13 @@ size_t hist_entry_max(const struct hist_shape *sh);
 void hist_put_entry(struct history *h, uint64_t seq, const struct hist_record *e);
 /* The bytes of entry seq, which must be held. */
 uint8_t *hist_entry_bytes(const struct history *h, uint64_t seq);
-/* Counter c's stored increase (0: unknown), and p past the counters. */
-uint64_t hist_read_counters(const uint8_t **p, int c, uint32_t *valid);
+/* Counter c's stored increase (0: unknown) of entry seq, whose bytes p
+ * is at, and p past the counters. */
+uint64_t hist_read_counters(const struct history *h, uint64_t seq, const uint8_t **p, int c,
+			    uint32_t *valid);
+/* PSI stall i's stored increase (0: unknown or not present), the present
+ * bits, and p past the stalls; p is past the counters. */
+uint64_t hist_read_stall(const uint8_t **p, int i, uint8_t *present);
 /* The moment of entry seq (held), unpacked; valid until the next call. */
 const struct hist_moment *hist_moment_at(const struct history *h, uint64_t seq);
 

@@ -1,7 +1,8 @@
 /*
  * How the history packs its entries. The ring's memory is blocks of
  * HIST_BLOCK entries; an entry is its counters' increases and its PSI
- * stall increases as varints, then the figures of its moment (struct
+ * stall increases (put_values: whole, so that a chart reads one entry,
+ * a run of unmoved ones in a byte), then the figures of its moment (struct
  * hist_moment) as their differences from the entry before in the same
  * block, in runs (put_diffs: most figures do not move from one tick to
  * the next, the probes' above all). A block starts from zeros, so any entry
@@ -94,6 +95,67 @@ get_diffs(const uint8_t **p, uint64_t *m, size_t from, size_t to)
 	}
 }
 
+/*
+ * The values of v at the set bits of mask, in order, as varint tokens: an
+ * even token 2k is k values of 1 (an increase of 0, as stored: most
+ * counters do not move in a tick), an odd one 2v + 1 one value v, and 0
+ * an escape for a v too large for that, followed by v.
+ */
+static size_t
+put_values(uint8_t *p, const uint64_t *v, uint32_t mask, int count)
+{
+	size_t n = 0;
+	uint64_t ones = 0;
+
+	for (int i = 0; i < count; i++) {
+		if (!((mask >> i) & 1))
+			continue;
+		if (v[i] == 1) {
+			ones++;
+			continue;
+		}
+		if (ones > 0)
+			n += varint_put(p + n, ones * 2);
+		ones = 0;
+		if (v[i] < UINT64_C(1) << 63) {
+			n += varint_put(p + n, v[i] * 2 + 1);
+		} else {
+			p[n++] = 0;
+			n += varint_put(p + n, v[i]);
+		}
+	}
+	if (ones > 0)
+		n += varint_put(p + n, ones * 2);
+	return n;
+}
+
+/* The value put_values() wrote for bit want of mask (0 when want is not
+ * one of them), and *p past all of them. */
+static uint64_t
+get_values(const uint8_t **p, uint32_t mask, int count, int want)
+{
+	uint64_t got = 0, ones = 0;
+
+	for (int i = 0; i < count; i++) {
+		uint64_t x = 1, t;
+
+		if (!((mask >> i) & 1))
+			continue;
+		if (ones > 0) {
+			ones--;
+		} else if ((t = varint_get(p)) == 0) {
+			x = varint_get(p);
+		} else if (t & 1) {
+			x = t >> 1;
+		} else {
+			ones = t / 2 - 1;
+		}
+		if (i == want)
+			got = x;
+	}
+	return got;
+}
+
 /* Appends the moment's figures to p as differences from prev's. */
 static size_t
 put_moment(uint8_t *p, const struct hist_moment *m, const struct hist_moment *prev,
@@ -142,6 +204,7 @@ hist_put_entry(struct history *h, uint64_t seq, const struct hist_record *e)
 	/* A new block starts from nothing, so it reads without the one before. */
 	if (seq % HIST_BLOCK == 0) {
 		h->enc_off = 0;
+		h->enc_ctr_valid = 0;
 		memset(h->enc, 0, sizeof(*h->enc));
 	}
 	if (h->cur_seq != UINT64_MAX && (h->cur_seq / HIST_BLOCK) % h->n_blocks ==
@@ -152,36 +215,52 @@ hist_put_entry(struct history *h, uint64_t seq, const struct hist_record *e)
 	sl->valid = (uint16_t)e->valid;
 	sl->off = (uint32_t)h->enc_off;
 	p = h->bytes + (seq / HIST_BLOCK) % h->n_blocks * h->region_size + h->enc_off;
-	n += varint_put(p + n, e->ctr_valid);
-	for (int c = 0; c < CTR_COUNT; c++)
-		if ((e->ctr_valid >> c) & 1)
-			n += varint_put(p + n, e->inc[c]);
+	/* Which counters are known, as a change from the block's first
+	 * entry (a byte where 31 bits took five). */
+	n += varint_put(p + n, e->ctr_valid ^ h->enc_ctr_valid);
+	if (seq % HIST_BLOCK == 0)
+		h->enc_ctr_valid = e->ctr_valid;
+	n += put_values(p + n, e->inc, e->ctr_valid, CTR_COUNT);
 	p[n++] = e->psi_present;
-	for (int i = 0; i < PSI_COUNT * 2; i++)
-		if ((e->psi_present >> i) & 1)
-			n += varint_put(p + n, e->stall[i]);
+	n += put_values(p + n, e->stall, e->psi_present, PSI_COUNT * 2);
 	n += put_moment(p + n, &e->m, h->enc, sh);
 	*h->enc = e->m;
 	h->enc_off += n;
 }
 
+/* The known counters of the block's first entry, which the others' are
+ * put as a change from (0 for that entry itself). */
+static uint32_t
+block_ctr_valid(const struct history *h, uint64_t seq)
+{
+	const uint8_t *p;
+
+	if (seq % HIST_BLOCK == 0)
+		return 0;
+	p = hist_entry_bytes(h, seq - seq % HIST_BLOCK);
+	return (uint32_t)varint_get(&p);
+}
+
 /* Counter c's stored increase + 1 (0: unknown), and p past the counters. */
 uint64_t
-hist_read_counters(const uint8_t **p, int c, uint32_t *valid)
+hist_read_counters(const struct history *h, uint64_t seq, const uint8_t **p, int c,
+		   uint32_t *valid)
 {
-	uint32_t v = (uint32_t)varint_get(p);
-	uint64_t got = 0;
+	uint32_t v = (uint32_t)varint_get(p) ^ block_ctr_valid(h, seq);
 
 	if (valid)
 		*valid = v;
-	for (int k = 0; k < CTR_COUNT; k++)
-		if ((v >> k) & 1) {
-			if (k == c)
-				got = varint_get(p);
-			else
-				varint_skip(p);
-		}
-	return got;
+	return get_values(p, v, CTR_COUNT, c);
+}
+
+uint64_t
+hist_read_stall(const uint8_t **p, int i, uint8_t *present)
+{
+	uint8_t m = *(*p)++;
+
+	if (present)
+		*present = m;
+	return get_values(p, m, PSI_COUNT * 2, i);
 }
 
 /* p past the counters and stall times, at the moment's differences. */
@@ -189,13 +268,9 @@ static const uint8_t *
 moment_bytes(const struct history *h, uint64_t seq)
 {
 	const uint8_t *p = hist_entry_bytes(h, seq);
-	uint8_t present;
 
-	hist_read_counters(&p, -1, NULL);
-	present = *p++;
-	for (int i = 0; i < PSI_COUNT * 2; i++)
-		if ((present >> i) & 1)
-			varint_skip(&p);
+	hist_read_counters(h, seq, &p, -1, NULL);
+	hist_read_stall(&p, -1, NULL);
 	return p;
 }
 

@@ -149,7 +149,7 @@ history_ctr_delta(const struct history *h, uint64_t seq, enum counter c)
 	if (!slot_at(h, seq) || !seq || !slot_at(h, seq - 1) || c < 0 || c >= CTR_COUNT)
 		return -1;
 	p = hist_entry_bytes(h, seq);
-	v = hist_read_counters(&p, c, NULL);
+	v = hist_read_counters(h, seq, &p, c, NULL);
 	return hist_inc_get(v);
 }
 
@@ -158,22 +158,14 @@ history_psi_stall(const struct history *h, uint64_t seq, int r, bool full)
 {
 	const uint8_t *p;
 	uint8_t present;
+	uint64_t v;
 
 	if (!slot_at(h, seq) || !seq || !slot_at(h, seq - 1) || r < 0 || r >= PSI_COUNT)
 		return -1;
 	p = hist_entry_bytes(h, seq);
-	hist_read_counters(&p, -1, NULL);
-	present = *p++;
-	for (int i = 0; i < PSI_COUNT * 2; i++) {
-		uint64_t v;
-
-		if (!((present >> i) & 1))
-			continue;
-		v = varint_get(&p);
-		if (i == r * 2 + full)
-			return hist_inc_get(v);
-	}
-	return -1;
+	hist_read_counters(h, seq, &p, -1, NULL);
+	v = hist_read_stall(&p, r * 2 + full, &present);
+	return (present >> (r * 2 + full)) & 1 ? hist_inc_get(v) : -1;
 }
 
 bool
@@ -192,7 +184,7 @@ history_entry(const struct history *h, uint64_t seq, struct hist_entry *out)
 	out->mono = sl->mono;
 	out->valid = sl->valid;
 	p = hist_entry_bytes(h, seq);
-	hist_read_counters(&p, -1, &out->ctr_valid);
+	hist_read_counters(h, seq, &p, -1, &out->ctr_valid);
 	present = *p;
 	m = hist_moment_at(h, seq);
 	out->mem_valid = (uint32_t)m->v[M_MEM_VALID];

@@ -144,6 +144,7 @@ struct history {
 	uint8_t *bytes;			/* n_blocks regions of region_size */
 	size_t n_blocks, region_size;
 	size_t enc_off;			/* where the next entry goes in its block */
+	uint32_t enc_ctr_valid;		/* the known counters of its block's first */
 	struct counters last_ctr;	/* the previous push's counters, for increases */
 	double last_mono;		/* and its time */
 	uint64_t last_stall[PSI_COUNT][2];	/* and its PSI stall totals */
