@@ -45,6 +45,27 @@ probes_read(struct probe_source *p, struct probes *out)
 	probes_unavailable(out, "built without kernel probes (configure: " PROBES_WHY ")");
 }
 
+/*
+ * Room for the keys of a drain, which a tick fills only as far as the map
+ * holds keys (a few, mostly): mapped, so that its pages are the kernel's
+ * zero pages until written. calloc() of 16 KB or 64 KB may come from the
+ * heap, which clears the whole block when it reuses memory.
+ */
+static void *
+probes_keys_new(size_t size)
+{
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return m == MAP_FAILED ? NULL : m;
+}
+
+static void
+probes_keys_free(void *m, size_t size)
+{
+	if (m)
+		munmap(m, size);
+}
+
 void
 probes_close(struct probe_source *p)
 {
@@ -115,8 +136,8 @@ struct probe_source {
 	int sync_outer, sync_inner;	/* a map-in-map: updating it waits for RCU */
 	struct pb_cum *cum;		/* ncpu of them; the first, their sum */
 	struct pb_tick *tick, *tick_zero;	/* ncpu each */
-	struct pb_task_key *task_keys;	/* 2 * PB_MAX_TASKS */
-	struct pb_dstack_key *ds_keys;	/* 2 * PB_MAX_DSTACKS */
+	struct pb_task_key *task_keys;	/* 2 * PB_MAX_TASKS, mapped */
+	struct pb_dstack_key *ds_keys;	/* 2 * PB_MAX_DSTACKS, mapped */
 	struct {
 		int32_t id;
 		struct pb_dstack v;
@@ -125,6 +146,27 @@ struct probe_source {
 	struct probes_syms *syms;
 	struct ksym *namer;		/* NULL: names from kallsyms */
 };
+
+/*
+ * Room for the keys of a drain, which a tick fills only as far as the map
+ * holds keys (a few, mostly): mapped, so that its pages are the kernel's
+ * zero pages until written. calloc() of 16 KB or 64 KB may come from the
+ * heap, which clears the whole block when it reuses memory.
+ */
+static void *
+probes_keys_new(size_t size)
+{
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return m == MAP_FAILED ? NULL : m;
+}
+
+static void
+probes_keys_free(void *m, size_t size)
+{
+	if (m)
+		munmap(m, size);
+}
 
 void
 probes_close(struct probe_source *p)
@@ -145,8 +187,8 @@ probes_close(struct probe_source *p)
 	free(p->cum);
 	free(p->tick);
 	free(p->tick_zero);
-	free(p->task_keys);
-	free(p->ds_keys);
+	probes_keys_free(p->task_keys, 2 * PB_MAX_TASKS * sizeof(*p->task_keys));
+	probes_keys_free(p->ds_keys, 2 * PB_MAX_DSTACKS * sizeof(*p->ds_keys));
 	probes_syms_free(p->syms);
 	ksym_close(p->namer);
 	free(p);
@@ -225,8 +267,8 @@ probes_alloc(struct probe_source *p)
 	p->cum = calloc((size_t)p->ncpu, sizeof(*p->cum));
 	p->tick = calloc((size_t)p->ncpu, sizeof(*p->tick));
 	p->tick_zero = calloc((size_t)p->ncpu, sizeof(*p->tick_zero));
-	p->task_keys = calloc(2 * PB_MAX_TASKS, sizeof(*p->task_keys));
-	p->ds_keys = calloc(2 * PB_MAX_DSTACKS, sizeof(*p->ds_keys));
+	p->task_keys = probes_keys_new(2 * PB_MAX_TASKS * sizeof(*p->task_keys));
+	p->ds_keys = probes_keys_new(2 * PB_MAX_DSTACKS * sizeof(*p->ds_keys));
 	p->syms = probes_syms_new("/proc/kallsyms");
 	if (!p->cum || !p->tick || !p->tick_zero || !p->task_keys || !p->ds_keys || !p->syms)
 		return -ENOMEM;
