@@ -117,6 +117,11 @@ void hist_probes_free(struct history *h);
 void hist_probes_reset(struct history *h);
 
 /* history-pack.c */
+/* m's figures this shape uses set to 0, or copied from src: the others
+ * are 0 in every moment, and never touched. */
+void hist_moment_clear(struct hist_moment *m, const struct hist_shape *sh);
+void hist_moment_copy(struct hist_moment *dst, const struct hist_moment *src,
+		      const struct hist_shape *sh);
 /* The most bytes an entry of this shape can take. */
 size_t hist_entry_max(const struct hist_shape *sh);
 /* Packs e as entry seq, the next one. */

@@ -34,6 +34,43 @@ moment_len(const struct hist_shape *sh)
 	return M_BUDDY + (size_t)sh->n_zones * (size_t)sh->n_orders;
 }
 
+/* The parts of a moment this shape uses, [from, to) each: its buddy and
+ * watermark rows are room for MAX_ZONES, which a machine's few zones
+ * leave mostly unused, so the rest stays 0 and its pages untouched. */
+#define MOMENT_PARTS	3
+
+static void
+moment_parts(const struct hist_shape *sh, size_t from[MOMENT_PARTS], size_t to[MOMENT_PARTS])
+{
+	from[0] = 0;
+	to[0] = M_BUDDY + (size_t)sh->n_zones * (size_t)sh->n_orders;
+	from[1] = M_WMARK;
+	to[1] = M_WMARK + (size_t)sh->n_zones * WM_COUNT;
+	from[2] = M_PR_STATE;
+	to[2] = M_PR_END;
+}
+
+void
+hist_moment_clear(struct hist_moment *m, const struct hist_shape *sh)
+{
+	size_t from[MOMENT_PARTS], to[MOMENT_PARTS];
+
+	moment_parts(sh, from, to);
+	for (int i = 0; i < MOMENT_PARTS; i++)
+		memset(&m->v[from[i]], 0, (to[i] - from[i]) * sizeof(m->v[0]));
+}
+
+void
+hist_moment_copy(struct hist_moment *dst, const struct hist_moment *src,
+		 const struct hist_shape *sh)
+{
+	size_t from[MOMENT_PARTS], to[MOMENT_PARTS];
+
+	moment_parts(sh, from, to);
+	for (int i = 0; i < MOMENT_PARTS; i++)
+		memcpy(&dst->v[from[i]], &src->v[from[i]], (to[i] - from[i]) * sizeof(dst->v[0]));
+}
+
 /* Where the probe figures a state has end: unavailable has its why. */
 static size_t
 probes_end(uint64_t state)
@@ -205,7 +242,7 @@ hist_put_entry(struct history *h, uint64_t seq, const struct hist_record *e)
 	if (seq % HIST_BLOCK == 0) {
 		h->enc_off = 0;
 		h->enc_ctr_valid = 0;
-		memset(h->enc, 0, sizeof(*h->enc));
+		hist_moment_clear(h->enc, sh);
 	}
 	if (h->cur_seq != UINT64_MAX && (h->cur_seq / HIST_BLOCK) % h->n_blocks ==
 	    (seq / HIST_BLOCK) % h->n_blocks && h->cur_seq / HIST_BLOCK != seq / HIST_BLOCK)
@@ -224,7 +261,7 @@ hist_put_entry(struct history *h, uint64_t seq, const struct hist_record *e)
 	p[n++] = e->psi_present;
 	n += put_values(p + n, e->stall, e->psi_present, PSI_COUNT * 2);
 	n += put_moment(p + n, &e->m, h->enc, sh);
-	*h->enc = e->m;
+	hist_moment_copy(h->enc, &e->m, sh);
 	h->enc_off += n;
 }
 
@@ -288,7 +325,7 @@ hist_moment_at(const struct history *h, uint64_t seq)
 	if (h->cur_seq != UINT64_MAX && h->cur_seq >= from && h->cur_seq < seq) {
 		from = h->cur_seq + 1;
 	} else {
-		memset(hw->cur, 0, sizeof(*hw->cur));
+		hist_moment_clear(hw->cur, &h->shape);
 	}
 	for (uint64_t i = from; i <= seq; i++)
 		get_moment(moment_bytes(h, i), hw->cur, &h->shape);

@@ -9,14 +9,33 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "model/history-int.h"
 #include "util/wire.h"
 
+/* Mapped, so that pages never written are the kernel's zero pages: the
+ * history's reason table and its moments are room mostly unused, which
+ * calloc() clears whole when it reuses heap memory for them. */
+static void *
+history_map(size_t size)
+{
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return m == MAP_FAILED ? NULL : m;
+}
+
+static void
+history_unmap(void *m, size_t size)
+{
+	if (m)
+		munmap(m, size);
+}
+
 struct history *
 history_new(size_t cap, size_t pti_cap, const struct sample *first)
 {
-	struct history *h = calloc(1, sizeof(*h));
+	struct history *h = history_map(sizeof(*h));
 	struct hist_shape *sh;
 
 	if (!h || cap == 0)
@@ -42,8 +61,8 @@ history_new(size_t cap, size_t pti_cap, const struct sample *first)
 	 * unpacks from its block's first, which may be older than cap. */
 	h->slot = calloc(h->n_blocks * HIST_BLOCK, sizeof(*h->slot));
 	h->bytes = calloc(h->n_blocks, h->region_size);
-	h->enc = calloc(1, sizeof(*h->enc));
-	h->cur = calloc(1, sizeof(*h->cur));
+	h->enc = history_map(sizeof(*h->enc));
+	h->cur = history_map(sizeof(*h->cur));
 	if (!h->slot || !h->bytes || !h->enc || !h->cur || !hist_probes_new(h))
 		goto fail;
 	h->cur_seq = UINT64_MAX;
@@ -70,14 +89,14 @@ history_free(struct history *h)
 		return;
 	free(h->slot);
 	free(h->bytes);
-	free(h->enc);
-	free(h->cur);
+	history_unmap(h->enc, sizeof(*h->enc));
+	history_unmap(h->cur, sizeof(*h->cur));
 	free(h->pti);
 	free(h->pti_free);
 	free(h->pti_capped);
 	free(h->pti_blocks);
 	hist_probes_free(h);
-	free(h);
+	history_unmap(h, sizeof(*h));
 }
 
 bool
