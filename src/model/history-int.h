@@ -44,12 +44,10 @@ enum {
 	M_TOP,					/* [k][TOP_...] */
 	M_PTI = M_TOP + HIST_TASK_GROUPS * 5,	/* the read in force + 1: 0 none */
 	M_UPTIME,				/* centiseconds since boot + 1: 0 unknown */
-	M_BUDDY,				/* [zone][order], n_zones x n_orders */
-	M_WMARK = M_BUDDY + MAX_ZONES * MAX_ORDERS,	/* [zone][field] pages + 1: 0 unknown */
 	/* Kernel probes (history-probes.c): the state, then with PROBES_ON
 	 * running sums of every increase since the history began, so that
 	 * any two entries give what happened between them. */
-	M_PR_STATE = M_WMARK + MAX_ZONES * WM_COUNT,	/* enum probes_state */
+	M_PR_STATE,				/* enum probes_state */
 	M_PR_WHY,				/* interned why + 1: 0 none */
 	M_PR_MISSING,				/* bit per probe_id */
 	M_PR_STALL,				/* [kind][PS_...] */
@@ -70,7 +68,12 @@ enum {
 	M_PR_DS_LOST,
 	M_PR_DS_MAX_US,				/* this tick's own, not a sum */
 	M_PR_END,
-	M_COUNT = M_PR_END
+	/* Last, the rows by zone, room for MAX_ZONES: what a machine's few
+	 * zones use follows the rest closely, and the room past it is
+	 * never touched (hist_moment_clear). */
+	M_WMARK = M_PR_END,			/* [zone][field] pages + 1: 0 unknown */
+	M_BUDDY = M_WMARK + MAX_ZONES * WM_COUNT,	/* [zone][order], n_zones x n_orders */
+	M_COUNT = M_BUDDY + MAX_ZONES * MAX_ORDERS
 };
 enum { TOP_CATEGORY, TOP_AT_LEAST, TOP_COUNT, TOP_REASON, TOP_MS };
 

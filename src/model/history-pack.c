@@ -19,19 +19,11 @@
 size_t
 hist_entry_max(const struct hist_shape *sh)
 {
-	size_t nums = 1 + CTR_COUNT + 1 + PSI_COUNT * 2 + M_BUDDY +
+	size_t nums = 1 + CTR_COUNT + 1 + PSI_COUNT * 2 + M_PR_STATE +
 	    (size_t)sh->n_zones * (size_t)sh->n_orders + (size_t)sh->n_zones * WM_COUNT +
 	    1 + (M_PR_END - M_PR_WHY);
 
 	return nums * (VARINT_MAX + 1);	/* a difference may take an escape */
-}
-
-/* How many of a moment's numbers this shape uses: up to the zones, then
- * each zone's orders and watermarks. */
-static size_t
-moment_len(const struct hist_shape *sh)
-{
-	return M_BUDDY + (size_t)sh->n_zones * (size_t)sh->n_orders;
 }
 
 /* The parts of a moment this shape uses, [from, to) each: its buddy and
@@ -43,11 +35,11 @@ static void
 moment_parts(const struct hist_shape *sh, size_t from[MOMENT_PARTS], size_t to[MOMENT_PARTS])
 {
 	from[0] = 0;
-	to[0] = M_BUDDY + (size_t)sh->n_zones * (size_t)sh->n_orders;
+	to[0] = M_PR_END;
 	from[1] = M_WMARK;
 	to[1] = M_WMARK + (size_t)sh->n_zones * WM_COUNT;
-	from[2] = M_PR_STATE;
-	to[2] = M_PR_END;
+	from[2] = M_BUDDY;
+	to[2] = M_BUDDY + (size_t)sh->n_zones * (size_t)sh->n_orders;
 }
 
 void
@@ -200,13 +192,15 @@ put_moment(uint8_t *p, const struct hist_moment *m, const struct hist_moment *pr
 {
 	size_t n = 0;
 
-	n += put_diffs(p + n, m->v, prev->v, 0, moment_len(sh));
-	n += put_diffs(p + n, m->v, prev->v, M_WMARK,
-		       M_WMARK + (size_t)sh->n_zones * WM_COUNT);
+	n += put_diffs(p + n, m->v, prev->v, 0, M_PR_STATE);
 	/* The probes: the state, then only what it has (the push left the
 	 * rest 0, as get_moment() makes it). */
 	p[n++] = (uint8_t)m->v[M_PR_STATE];
 	n += put_diffs(p + n, m->v, prev->v, M_PR_WHY, probes_end(m->v[M_PR_STATE]));
+	n += put_diffs(p + n, m->v, prev->v, M_WMARK,
+		       M_WMARK + (size_t)sh->n_zones * WM_COUNT);
+	n += put_diffs(p + n, m->v, prev->v, M_BUDDY,
+		       M_BUDDY + (size_t)sh->n_zones * (size_t)sh->n_orders);
 	return n;
 }
 
@@ -214,12 +208,13 @@ put_moment(uint8_t *p, const struct hist_moment *m, const struct hist_moment *pr
 static void
 get_moment(const uint8_t *p, struct hist_moment *m, const struct hist_shape *sh)
 {
-	get_diffs(&p, m->v, 0, moment_len(sh));
-	get_diffs(&p, m->v, M_WMARK, M_WMARK + (size_t)sh->n_zones * WM_COUNT);
+	get_diffs(&p, m->v, 0, M_PR_STATE);
 	m->v[M_PR_STATE] = *p++;
 	get_diffs(&p, m->v, M_PR_WHY, probes_end(m->v[M_PR_STATE]));
 	for (size_t i = probes_end(m->v[M_PR_STATE]); i < M_PR_END; i++)
 		m->v[i] = 0;
+	get_diffs(&p, m->v, M_WMARK, M_WMARK + (size_t)sh->n_zones * WM_COUNT);
+	get_diffs(&p, m->v, M_BUDDY, M_BUDDY + (size_t)sh->n_zones * (size_t)sh->n_orders);
 }
 
 /* The bytes of entry seq, which must be held. */
