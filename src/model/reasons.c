@@ -104,7 +104,7 @@ reasons_line(struct span rest, int line, struct reason_rule *r,
 	    (c = wait_category_parse(cat)) < 0)
 		return parse_fail(err, line, "unknown category \"%.*s\"",
 		    shown(w), w.s);
-	r->category = (uint8_t)c;
+	r->category = (unsigned)c;
 
 	if (!span_next_word(&rest, &w))
 		return parse_fail(err, line, "no pattern after the category");
@@ -176,7 +176,7 @@ reasons_parse(const char *buf, size_t len, bool user, struct reasons *out,
 		r->prefix = plen > 0 && t.pattern[plen - 1] == '*';
 		if (r->prefix)
 			plen--;
-		r->plen = (uint8_t)plen;
+		r->plen = (unsigned)plen;
 		r->dotted = memchr(t.pattern, '.', plen) != NULL;
 		r->user = user;
 		r->pattern = pool_put(out, t.pattern, false);

@@ -34,27 +34,31 @@ enum wait_category {
 #define REASON_TEXT_LEN		80
 
 /* A rule's texts are in its table's pool, each once (many rules share a
- * reason): a rule is 20 bytes where two fixed fields were 144, and the
+ * reason): a rule is 12 bytes where two fixed fields were 144, and the
  * table takes what its text takes. Offsets, so a table copies whole. */
 struct reason_rule {
 	int priority;				/* higher wins */
-	uint32_t pattern;			/* in pool: a function name; a trailing '*' matches a prefix */
 	uint32_t reason;			/* in pool: "waiting for the ext4 journal to commit" */
-	uint8_t category;			/* enum wait_category */
-	uint8_t plen;				/* the pattern's length without its '*' */
-	bool prefix;				/* it ends with '*' */
-	bool dotted;				/* it holds a '.': compared with the whole name */
-	bool user;				/* from the user's file: wins ties */
+	unsigned pattern : 17;			/* in pool: a function name; a trailing '*' matches a prefix */
+	unsigned plen : 6;			/* the pattern's length without its '*' */
+	unsigned category : 4;			/* enum wait_category */
+	unsigned prefix : 1;			/* it ends with '*' */
+	unsigned dotted : 1;			/* it holds a '.': compared with the whole name */
+	unsigned user : 1;			/* from the user's file: wins ties */
 };
 
 /* Every rule at its longest fits; with no rules the pool is empty. */
 #define REASONS_POOL	(REASONS_MAX_RULES * (REASON_PATTERN_LEN + REASON_TEXT_LEN))
+_Static_assert(REASONS_POOL <= 1 << 17 && REASON_PATTERN_LEN <= 64 && WAIT_COUNT <= 16,
+	       "reason_rule's bit fields");
 
+/* The pool first: the rules after it start on a page of their own, and
+ * a table of a few hundred rules touches a page of them. */
 struct reasons {
 	int n;
-	struct reason_rule r[REASONS_MAX_RULES];
 	uint32_t pool_used;
 	char pool[REASONS_POOL];
+	struct reason_rule r[REASONS_MAX_RULES];
 };
 
 /* Rule i's pattern as written ("foo_*") and its reason. */
