@@ -17,6 +17,8 @@
 /* Mapped, so that pages never written are the kernel's zero pages: the
  * history's reason table and its moments are room mostly unused, which
  * calloc() clears whole when it reuses heap memory for them. */
+#define HIST_PAGE	4096
+
 static void *
 history_map(size_t size)
 {
@@ -53,14 +55,15 @@ history_new(size_t cap, size_t pti_cap, const struct sample *first)
 		}
 	}
 	/* Enough blocks that the one being rewritten holds no entry still
-	 * kept. calloc() of this much maps fresh zero pages: the worst case
-	 * costs address space, not memory. */
+	 * kept. Mapped, fresh zero pages: the worst case costs address
+	 * space, not memory. Each block's region starts a page, so that a
+	 * block touches the pages its bytes need and no more. */
 	h->n_blocks = (cap + HIST_BLOCK - 1) / HIST_BLOCK + 1;
-	h->region_size = HIST_BLOCK * hist_entry_max(sh);
+	h->region_size = (HIST_BLOCK * hist_entry_max(sh) + HIST_PAGE - 1) / HIST_PAGE * HIST_PAGE;
 	/* A slot for every entry whose bytes a block still holds: an entry
 	 * unpacks from its block's first, which may be older than cap. */
 	h->slot = calloc(h->n_blocks * HIST_BLOCK, sizeof(*h->slot));
-	h->bytes = calloc(h->n_blocks, h->region_size);
+	h->bytes = history_map(h->n_blocks * h->region_size);
 	h->enc = history_map(sizeof(*h->enc));
 	h->cur = history_map(sizeof(*h->cur));
 	if (!h->slot || !h->bytes || !h->enc || !h->cur || !hist_probes_new(h))
@@ -88,7 +91,7 @@ history_free(struct history *h)
 	if (!h)
 		return;
 	free(h->slot);
-	free(h->bytes);
+	history_unmap(h->bytes, h->n_blocks * h->region_size);
 	history_unmap(h->enc, sizeof(*h->enc));
 	history_unmap(h->cur, sizeof(*h->cur));
 	free(h->pti);
