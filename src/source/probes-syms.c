@@ -25,9 +25,11 @@
 #define SYMS_IPS	2048
 #define SYMS_IP_PROBES	8
 /* Their names and the cached stacks', end to end (a kernel function's is
- * about 25 bytes): when full, every address and stack is forgotten and
- * the pool starts again. Pages not reached yet are never touched. */
+ * about 25 bytes): when full, every address is forgotten and the stacks'
+ * names moved to its start (syms_compact); when those alone fill it, the
+ * stacks are forgotten too. Pages not reached yet are never touched. */
 #define SYMS_POOL	65536	/* ip_name and a stack's names are 16 bits */
+#define SYMS_REFS	(PROBES_SYMS_CACHE * PROBE_STACK_FRAMES)	/* names of stacks */
 #define SYMS_NAMED	UINT64_MAX	/* best: named from the address cache */
 /* At most one pass this often: a box that makes new stacks every tick
  * (a build) would otherwise pay for one each tick. A stack with an address
@@ -66,7 +68,7 @@ struct probes_syms {
 	unsigned n_ips;			/* of ip and ip_name in use */
 	uint64_t ip[SYMS_IPS];		/* the addresses named, in turn */
 	uint16_t ip_name[SYMS_IPS];	/* its name's offset in pool */
-	size_t pool_used;
+	size_t pool_used, pool_cap;	/* pool_cap: SYMS_POOL, less in tests */
 	char pool[SYMS_POOL];
 	struct ksym *namer;		/* the kernel's names; NULL: kallsyms */
 	unsigned long kernel_named;	/* addresses it named, for tests */
@@ -77,6 +79,7 @@ struct probes_syms {
 	char buf[SYMS_READ];
 };
 _Static_assert(SYMS_IPS <= UINT16_MAX && SYMS_POOL <= UINT16_MAX + 1, "slot, ip_name");
+_Static_assert(2 * SYMS_REFS * sizeof(uint16_t) <= SYMS_READ, "syms_compact's room in buf");
 
 static size_t
 syms_ip_home(uint64_t ip)
@@ -101,12 +104,80 @@ syms_ip_get(const struct probes_syms *s, uint64_t ip)
 	return NULL;
 }
 
-/* Every address and stack forgotten, and the pool empty. */
+/* Shell sort: n is a few thousand at most, and this runs when the pool
+ * fills, not every tick. */
 static void
-syms_forget(struct probes_syms *s)
+syms_sort(uint16_t *v, int n)
 {
+	for (int gap = n / 2; gap > 0; gap /= 2)
+		for (int i = gap; i < n; i++) {
+			uint16_t t = v[i];
+			int j = i;
+
+			for (; j >= gap && v[j - gap] > t; j -= gap)
+				v[j] = v[j - gap];
+			v[j] = t;
+		}
+}
+
+/*
+ * Every address forgotten, and the names of the cached stacks moved to
+ * the pool's start, in the order they were in, each once (a string
+ * moves down over strings no longer used, never over one still to
+ * move): the stacks stay named. The offsets are sorted in buf, which
+ * only a pass uses.
+ */
+static void
+syms_compact(struct probes_syms *s)
+{
+	uint16_t *old = (uint16_t *)(void *)s->buf, *now = old + SYMS_REFS;
+	int n = 0, u = 0;
+	size_t at = 0;
+
 	memset(s->slot, 0, sizeof(s->slot));
 	s->n_ips = 0;
+	for (int i = 0; i < PROBES_SYMS_CACHE; i++)
+		for (int k = 0; s->cache_id[i] >= 0 && k < s->cache[i].n; k++)
+			old[n++] = s->cache[i].name[k];
+	syms_sort(old, n);
+	for (int i = 0; i < n; i++) {
+		size_t len;
+
+		if (u > 0 && old[i] == old[u - 1])
+			continue;
+		len = strlen(s->pool + old[i]) + 1;
+		memmove(s->pool + at, s->pool + old[i], len);
+		old[u] = old[i];
+		now[u++] = (uint16_t)at;
+		at += len;
+	}
+	s->pool_used = at;
+	for (int i = 0; i < PROBES_SYMS_CACHE; i++)
+		for (int k = 0; s->cache_id[i] >= 0 && k < s->cache[i].n; k++) {
+			int lo = 0, hi = u - 1;
+
+			while (lo < hi) {
+				int mid = (lo + hi) / 2;
+
+				if (old[mid] < s->cache[i].name[k])
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			s->cache[i].name[k] = now[lo];
+		}
+}
+
+/* Room for need more bytes in the pool: the stacks' names kept when they
+ * leave it, else every stack forgotten too. */
+static void
+syms_room(struct probes_syms *s, size_t need)
+{
+	if (s->pool_used + need <= s->pool_cap)
+		return;
+	syms_compact(s);
+	if (s->pool_used + need <= s->pool_cap)
+		return;
 	s->pool_used = 0;
 	for (int i = 0; i < PROBES_SYMS_CACHE; i++)
 		s->cache_id[i] = -1;
@@ -134,8 +205,7 @@ syms_ip_put(struct probes_syms *s, uint64_t ip, const char *name)
 	size_t h = syms_ip_home(ip), k = h, len = strnlen(name, STACK_FUNC_LEN - 1);
 	unsigned e;
 
-	if (s->pool_used + len + 1 > SYMS_POOL)
-		syms_forget(s);
+	syms_room(s, len + 1);
 	for (int i = 0; i < SYMS_IP_PROBES; i++) {
 		size_t c = (h + (size_t)i) & (SYMS_IPS - 1);
 
@@ -158,6 +228,7 @@ probes_syms_new(const char *kallsyms)
 	if (!s)
 		return NULL;
 	snprintf(s->path, sizeof(s->path), "%s", kallsyms);
+	s->pool_cap = SYMS_POOL;
 	for (int i = 0; i < PROBES_SYMS_CACHE; i++)
 		s->cache_id[i] = -1;
 	return s;
@@ -197,8 +268,7 @@ syms_name(struct probes_syms *s, const struct syms_queued *q)
 	from = k;
 	for (; k < q->n && k - from < PROBE_STACK_FRAMES; k++)
 		need += strnlen(q->name[k], STACK_FUNC_LEN - 1) + 1;
-	if (s->pool_used + need > SYMS_POOL)
-		syms_forget(s);
+	syms_room(s, need);
 	c = &s->cache[s->next];
 	s->cache_id[s->next] = q->id;
 	s->next = (s->next + 1) % PROBES_SYMS_CACHE;
@@ -239,6 +309,12 @@ syms_ask_kernel(struct probes_syms *s, struct syms_queued *q)
 	}
 	s->kernel_named += (unsigned long)n;
 	return 0;
+}
+
+void
+probes_syms_set_pool(struct probes_syms *s, size_t size)
+{
+	s->pool_cap = size < SYMS_POOL ? size : SYMS_POOL;
 }
 
 void
