@@ -331,6 +331,64 @@ main(void)
 			wrong++;
 	}
 	tap_eq_int(wrong, 0, "lists of every length, the pools wrapping: each tick reads its own");
+
+	/* Lengths drawn at random, runs of ticks with long lists among short
+	 * ones, so that the pools' holes come in every size: each tick of the
+	 * ring still reads back its own (a run's place is the lowest free). */
+	history_reset(h);
+	wrong = 0;
+	for (int i = 0, nds[HIST_PROBE_TICKS], nts[HIST_PROBE_TICKS]; i < 20 * N; i++) {
+		struct probes *p = &s.probes;
+		static unsigned long rnd = 12345;
+		uint64_t hi;
+
+		rnd = rnd * 6364136223846793005ul + 1442695040888963407ul;
+		*p = cum;
+		s.mono = 5000 + i;
+		s.wall = 3e6 + i;
+		p->n_dstacks = (int)((rnd >> 33) % (PROBE_TOP_STACKS + 1));
+		p->n_tasks = (int)((rnd >> 45) % (PROBE_TOP_TASKS + 1));
+		if ((rnd >> 20) % 4)
+			p->n_dstacks /= 8, p->n_tasks /= 4;	/* mostly short */
+		nds[i % HIST_PROBE_TICKS] = p->n_dstacks;
+		nts[i % HIST_PROBE_TICKS] = p->n_tasks;
+		for (int k = 0; k < p->n_dstacks; k++) {
+			p->dstack[k].count = (uint64_t)i * 100 + (uint64_t)k;
+			p->dstack[k].total_ns = p->dstack[k].max_ns = 1000;
+			p->dstack[k].stack.n = 2;
+			strcpy(p->dstack[k].stack.func[0], "schedule");
+			snprintf(p->dstack[k].stack.func[1], sizeof(p->dstack[k].stack.func[1]),
+				 "wait_%d", k % 4);
+		}
+		for (int k = 0; k < p->n_tasks; k++) {
+			p->task[k].tid = 1000 + k;
+			p->task[k].count = (uint64_t)i * 100 + (uint64_t)k;
+			p->task[k].total_ns = 1;
+			snprintf(p->task[k].comm, sizeof(p->task[k].comm), "w%d", k);
+		}
+		history_push(h, &s, NULL);
+		if (i < HIST_PROBE_TICKS || i % 7)
+			continue;
+		history_range(h, &first, &hi);
+		for (int back = 0; back < HIST_PROBE_TICKS - 1; back++) {
+			int j = i - back, nd = nds[j % HIST_PROBE_TICKS], nt = nts[j % HIST_PROBE_TICKS];
+			uint64_t t = hi - (uint64_t)back, want = 0, got = 0, want_t = 0, got_t = 0;
+
+			for (int k = 0; k < nd; k++)
+				want += (uint64_t)j * 100 + (uint64_t)k;
+			n = history_probe_dstacks(h, t - 1, t, ds, HIST_PROBE_DSTACKS, &more);
+			for (int k = 0; k < n; k++)
+				got += ds[k].count;
+			for (int k = 0; k < nt; k++)
+				want_t += (uint64_t)j * 100 + (uint64_t)k;
+			n = history_probe_tasks(h, t - 1, t, tasks, HIST_PROBE_TASKS, &more);
+			for (int k = 0; k < n; k++)
+				got_t += tasks[k].count;
+			if (got != want || got_t != want_t || n != nt)
+				wrong++;
+		}
+	}
+	tap_eq_int(wrong, 0, "lists of random lengths: each tick of the ring reads its own");
 	history_free(h);
 	return tap_done();
 }

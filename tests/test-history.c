@@ -253,6 +253,16 @@ static uint64_t rt_free[RT_PUSHES], rt_dirty[RT_PUSHES], rt_min[RT_PUSHES];
 static uint32_t rt_avg[RT_PUSHES];
 static double rt_up[RT_PUSHES];	/* NAN: not read */
 static int64_t rt_inc[RT_PUSHES];
+/* Counters that come and go, still or moving, and PSI lines the same. */
+static const struct {
+	const char *name;
+	enum counter c;
+} rt_more[] = {
+	{ "pgfault", CTR_PGFAULT }, { "pgmajfault", CTR_PGMAJFAULT },
+	{ "pswpin", CTR_PSWPIN }, { "oom_kill", CTR_OOM_KILL },
+};
+#define RT_MORE	(int)(sizeof(rt_more) / sizeof(rt_more[0]))
+static int64_t rt_more_inc[RT_PUSHES][RT_MORE], rt_io_stall[RT_PUSHES];
 
 static void
 rt_push(struct history *h, int i, unsigned *seed)
@@ -266,7 +276,41 @@ rt_push(struct history *h, int i, unsigned *seed)
 	} else {
 		scan += (uint64_t)inc;
 	}
+	static uint64_t more[RT_MORE], io_total;
+	static bool more_had[RT_MORE], io_had;
+
 	make(i, scan, 0, (uint64_t)(rand_r(seed) % 200000));
+	for (int k = 0; k < RT_MORE; k++) {
+		int r = rand_r(seed) % 16;
+		uint64_t by = r < 9 ? 0 : r < 13 ? (uint64_t)rand_r(seed) % 100 :
+		    r < 15 ? (uint64_t)rand_r(seed) * 4099 : UINT64_C(1) << 50;
+
+		rt_more_inc[i][k] = -1;
+		if (rand_r(seed) % 20 == 0) {
+			more_had[k] = false;	/* gone this tick */
+			continue;
+		}
+		more[k] += by;
+		if (more_had[k] && i)
+			rt_more_inc[i][k] = (int64_t)by;
+		more_had[k] = true;
+		strcpy(s.vm.e[s.vm.n].name, rt_more[k].name);
+		s.vm.e[s.vm.n++].value = more[k];
+	}
+	rt_io_stall[i] = -1;
+	if (rand_r(seed) % 8) {
+		uint64_t by = rand_r(seed) % 3 ? 0 : (uint64_t)rand_r(seed) % 5000;
+
+		io_total += by;
+		s.status[SRC_PSI_IO].err = 0;
+		s.psi[PSI_IO].full.present = true;
+		s.psi[PSI_IO].full.total = io_total;
+		if (io_had && i)
+			rt_io_stall[i] = (int64_t)by;
+		io_had = true;
+	} else {
+		io_had = false;
+	}
 	strcpy(s.mem.e[1].name, "Dirty");
 	s.mem.e[1].value = (uint64_t)rand_r(seed) * 1000;
 	/* Now and then a difference too large for a packed token (the
@@ -310,8 +354,15 @@ rt_check(struct history *h, uint64_t seq)
 	if (isnan(rt_up[seq]) ? !isnan(e.uptime) || !isnan(history_uptime(h, seq)) :
 	    fabs(e.uptime - rt_up[seq]) > 0.005 || history_uptime(h, seq) != e.uptime)
 		return 0;
-	return history_has(h, seq - 1) || seq == 0 ?
-	    derive_delta(h, seq, CTR_PGSCAN_KSWAPD) == rt_inc[seq] : 1;
+	if (!history_has(h, seq - 1) && seq != 0)
+		return 1;
+	for (int k = 0; k < RT_MORE; k++)
+		if (history_ctr_delta(h, seq, rt_more[k].c) != rt_more_inc[seq][k])
+			return 0;
+	if (history_psi_stall(h, seq, PSI_IO, true) != rt_io_stall[seq] ||
+	    history_psi_stall(h, seq, PSI_IO, false) != -1)
+		return 0;
+	return derive_delta(h, seq, CTR_PGSCAN_KSWAPD) == rt_inc[seq];
 }
 
 static void

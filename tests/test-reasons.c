@@ -161,10 +161,10 @@ test_load(void)
 	tap_ok(sys.n >= 150, "the table has %d rules", sys.n);
 	for (i = 0; i < sys.n; i++) {
 		used[sys.r[i].category]++;
-		if ((int)strlen(sys.r[i].reason) > longest)
-			longest = (int)strlen(sys.r[i].reason);
+		if ((int)strlen(reasons_text(&sys, i)) > longest)
+			longest = (int)strlen(reasons_text(&sys, i));
 		for (j = i + 1; j < sys.n; j++)
-			dups += strcmp(sys.r[i].pattern, sys.r[j].pattern) == 0;
+			dups += strcmp(reasons_pattern(&sys, i), reasons_pattern(&sys, j)) == 0;
 		users += sys.r[i].user;
 	}
 	tap_eq_int(dups, 0, "no pattern is listed twice");
@@ -474,11 +474,11 @@ test_parse(void)
 	tap_eq_int(r, 0, "comments, tabs, CRLF, negative priority");
 	tap_eq_int(rs.n, 2, "two rules");
 	tap_eq_int(rs.r[0].priority, -5, "negative priority");
-	tap_eq_str(rs.r[0].pattern, "foo_*", "prefix pattern kept with its '*'");
-	tap_eq_str(rs.r[0].reason, "spaced   out reason",
+	tap_eq_str(reasons_pattern(&rs, 0), "foo_*", "prefix pattern kept with its '*'");
+	tap_eq_str(reasons_text(&rs, 0), "spaced   out reason",
 	    "reason trimmed, inner blanks kept");
 	tap_eq_str(wait_category_name(rs.r[1].category), "page-io", "page-io");
-	tap_eq_int((int)strlen(rs.r[1].pattern), 63, "63-character pattern");
+	tap_eq_int((int)strlen(reasons_pattern(&rs, 1)), 63, "63-character pattern");
 
 	rs.n = 0;
 	tap_eq_int(parse_rules(&rs, "1 other a b\n2 other c d\nnonsense\n", false,
@@ -496,6 +496,44 @@ test_parse(void)
 	    "one rule more: -EINVAL");
 	tap_ok(err.line == 2 && has(err.msg, "more than 512"), "one rule more: %s",
 	    err.msg);
+
+	/* Every rule at its longest, each reason its own: the pool holds
+	 * them all, and what each rule reads is its own line's. */
+	rs.n = 0;
+	for (i = 0; i < REASONS_MAX_RULES; i++) {
+		char line[256];
+
+		snprintf(line, sizeof(line), "%zu other %0*zu* %0*zu\n", i,
+		    REASON_PATTERN_LEN - 2, i, REASON_TEXT_LEN - 1, i * 7);
+		if (parse_rules(&rs, line, false, &err) != 0)
+			break;
+	}
+	tap_eq_int(rs.n, REASONS_MAX_RULES, "REASONS_MAX_RULES rules at their longest");
+	tap_eq_int((int)rs.pool_used, REASONS_POOL, "... fill the pool exactly");
+	for (i = 0; i < (size_t)rs.n; i++) {
+		char pat[REASON_PATTERN_LEN], why[REASON_TEXT_LEN];
+
+		snprintf(pat, sizeof(pat), "%0*zu*", REASON_PATTERN_LEN - 2, i);
+		snprintf(why, sizeof(why), "%0*zu", REASON_TEXT_LEN - 1, i * 7);
+		if (strcmp(reasons_pattern(&rs, (int)i), pat) != 0 ||
+		    strcmp(reasons_text(&rs, (int)i), why) != 0 ||
+		    rs.r[i].plen != REASON_PATTERN_LEN - 2 || !rs.r[i].prefix)
+			break;
+	}
+	tap_eq_int((int)i, rs.n, "... and each reads back its own texts");
+
+	/* A reason given again is kept once; a pattern is its own. */
+	rs.n = 0;
+	parse_rules(&rs, "5 lock a_one same words\n6 lock b_two same words\n"
+	    "7 lock c_three other words\n", false, &err);
+	tap_ok(rs.n == 3 && rs.r[0].reason == rs.r[1].reason &&
+	    rs.r[2].reason != rs.r[0].reason, "a repeated reason is shared");
+	tap_eq_str(reasons_pattern(&rs, 1), "b_two", "... the patterns are not");
+	tap_eq_int((int)rs.pool_used, (int)(sizeof("a_one") + sizeof("same words") +
+	    sizeof("b_two") + sizeof("c_three") + sizeof("other words")),
+	    "... and the pool holds each text once");
+	tap_ok(sys.pool_used < (uint32_t)sys.n * 48, "the real table's texts: %u bytes for %d rules",
+	    (unsigned)sys.pool_used, sys.n);
 }
 
 static void

@@ -1,10 +1,11 @@
 /*
- * sample_copy (model/sample-copy.h): byte for byte what memcpy gives,
+ * sample_copy and sample_copy_bytes (model/sample-copy.h): byte for byte what memcpy gives,
  * over a destination that held another sample; and the pages of a fresh
  * destination that would get zeros over zeros stay unwritten (RssAnon
  * grows by the pages written, not by those read: a read maps the zero
  * page) where a memcpy makes them all resident.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,32 @@ main(void)
 	plain = anon_pages() - before;
 	tap_ok(plain >= PAGES((long)sizeof(*d)) - 2,
 	    "... where a memcpy writes them all (%ld)", plain);
+#endif
+
+	/* A part of one, at an odd offset: its bytes, nothing around it; a
+	 * fresh destination gets pages only where the source has non-zeros. */
+	memset(a, 0, sizeof(*a));
+	for (k = 0; k < 300; k++)
+		pa[offsetof(struct sample, probes) + rand_r(&seed) % 9000] = (unsigned char)(1 + k);
+	memset(b, 0x5a, sizeof(*b));
+	sample_copy_bytes((char *)b + offsetof(struct sample, probes) + 3,
+	    (char *)a + offsetof(struct sample, probes) + 3, 20000);
+	tap_ok(memcmp((char *)a + offsetof(struct sample, probes) + 3,
+	    (char *)b + offsetof(struct sample, probes) + 3, 20000) == 0 &&
+	    ((unsigned char *)b)[offsetof(struct sample, probes) + 2] == 0x5a &&
+	    ((unsigned char *)b)[offsetof(struct sample, probes) + 20003] == 0x5a,
+	    "part of a sample: its bytes, and none around them");
+	munmap(d, sizeof(*d));
+	d = fresh();
+	memset(c, 0, sizeof(*c));
+	memset(&c->probes, 3, 100);
+	before = anon_pages();
+	sample_copy_bytes(&d->probes, &c->probes, sizeof(c->probes));
+	copy = anon_pages() - before;
+	tap_ok(memcmp(&c->probes, &d->probes, sizeof(c->probes)) == 0, "the probes alone: their bytes");
+#ifndef __SANITIZE_ADDRESS__
+	tap_ok(copy >= 0 && copy <= 2, "... %ld of %d pages written", copy,
+	    PAGES((int)sizeof(c->probes)));
 #endif
 	munmap(c, sizeof(*c));
 	munmap(d, sizeof(*d));

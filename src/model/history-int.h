@@ -44,12 +44,10 @@ enum {
 	M_TOP,					/* [k][TOP_...] */
 	M_PTI = M_TOP + HIST_TASK_GROUPS * 5,	/* the read in force + 1: 0 none */
 	M_UPTIME,				/* centiseconds since boot + 1: 0 unknown */
-	M_BUDDY,				/* [zone][order], n_zones x n_orders */
-	M_WMARK = M_BUDDY + MAX_ZONES * MAX_ORDERS,	/* [zone][field] pages + 1: 0 unknown */
 	/* Kernel probes (history-probes.c): the state, then with PROBES_ON
 	 * running sums of every increase since the history began, so that
 	 * any two entries give what happened between them. */
-	M_PR_STATE = M_WMARK + MAX_ZONES * WM_COUNT,	/* enum probes_state */
+	M_PR_STATE,				/* enum probes_state */
 	M_PR_WHY,				/* interned why + 1: 0 none */
 	M_PR_MISSING,				/* bit per probe_id */
 	M_PR_STALL,				/* [kind][PS_...] */
@@ -70,7 +68,12 @@ enum {
 	M_PR_DS_LOST,
 	M_PR_DS_MAX_US,				/* this tick's own, not a sum */
 	M_PR_END,
-	M_COUNT = M_PR_END
+	/* Last, the rows by zone, room for MAX_ZONES: what a machine's few
+	 * zones use follows the rest closely, and the room past it is
+	 * never touched (hist_moment_clear). */
+	M_WMARK = M_PR_END,			/* [zone][field] pages + 1: 0 unknown */
+	M_BUDDY = M_WMARK + MAX_ZONES * WM_COUNT,	/* [zone][order], n_zones x n_orders */
+	M_COUNT = M_BUDDY + MAX_ZONES * MAX_ORDERS
 };
 enum { TOP_CATEGORY, TOP_AT_LEAST, TOP_COUNT, TOP_REASON, TOP_MS };
 
@@ -117,14 +120,24 @@ void hist_probes_free(struct history *h);
 void hist_probes_reset(struct history *h);
 
 /* history-pack.c */
+/* m's figures this shape uses set to 0, or copied from src: the others
+ * are 0 in every moment, and never touched. */
+void hist_moment_clear(struct hist_moment *m, const struct hist_shape *sh);
+void hist_moment_copy(struct hist_moment *dst, const struct hist_moment *src,
+		      const struct hist_shape *sh);
 /* The most bytes an entry of this shape can take. */
 size_t hist_entry_max(const struct hist_shape *sh);
 /* Packs e as entry seq, the next one. */
 void hist_put_entry(struct history *h, uint64_t seq, const struct hist_record *e);
 /* The bytes of entry seq, which must be held. */
 uint8_t *hist_entry_bytes(const struct history *h, uint64_t seq);
-/* Counter c's stored increase (0: unknown), and p past the counters. */
-uint64_t hist_read_counters(const uint8_t **p, int c, uint32_t *valid);
+/* Counter c's stored increase (0: unknown) of entry seq, whose bytes p
+ * is at, and p past the counters. */
+uint64_t hist_read_counters(const struct history *h, uint64_t seq, const uint8_t **p, int c,
+			    uint32_t *valid);
+/* PSI stall i's stored increase (0: unknown or not present), the present
+ * bits, and p past the stalls; p is past the counters. */
+uint64_t hist_read_stall(const uint8_t **p, int i, uint8_t *present);
 /* The moment of entry seq (held), unpacked; valid until the next call. */
 const struct hist_moment *hist_moment_at(const struct history *h, uint64_t seq);
 

@@ -11,12 +11,14 @@
  */
 #include "model/history-probes.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/history-int.h"
 #include "model/probe-derive.h"
+#include "model/sample-copy.h"
 
 #define N_SUMS	(M_PR_END - M_PR_STALL)
 
@@ -28,13 +30,17 @@ struct ring_dstack {
 	char last_comm[16];
 };
 
-/* A tick's lists are runs in two pools, one after another, wrapping:
- * each holds the ring's ticks at their longest, so a tick's run is never
- * written over while the ring keeps the tick. Slots of the longest lists
- * for every tick were 72 KB, all resident as soon as most ticks named a
- * D stack or two; the runs take what the ticks list. */
-#define RING_TASKS	(HIST_PROBE_TICKS * PROBE_TOP_TASKS)
-#define RING_DSTACKS	(HIST_PROBE_TICKS * PROBE_TOP_STACKS)
+/* A tick's lists are runs in two pools. Each run goes to the lowest
+ * place the runs of the ring's other ticks leave free (first fit), so the
+ * pools' pages are touched as far as the ticks' lists reach together:
+ * a pool used as a ring moving on every tick was touched whole (48 KB
+ * of D stacks) within minutes, at a stack or two a tick. A pool holds
+ * twice every tick's lists at their longest (m): the other 63 runs hold
+ * at most 63 m and leave at most 64 holes, and 65 m of room cannot all
+ * lie in holes shorter than m (64 (m - 1) < 65 m), so a run always fits.
+ * The room past what is used costs address space only. */
+#define RING_TASKS	(2 * HIST_PROBE_TICKS * PROBE_TOP_TASKS)
+#define RING_DSTACKS	(2 * HIST_PROBE_TICKS * PROBE_TOP_STACKS)
 
 struct ring_tick {
 	uint64_t seq;			/* UINT64_MAX: empty */
@@ -55,7 +61,7 @@ struct hist_stack {
 struct hist_probes {
 	const struct reasons *rs;
 	bool have_last;			/* last holds a push with the probes on */
-	struct probes last;
+	struct probes last;		/* its cumulative figures only: no lists */
 	struct probe_tick tick;		/* its scratch: both are big */
 	uint64_t sum[N_SUMS];
 	int n_whys;
@@ -64,7 +70,6 @@ struct hist_probes {
 	struct hist_stack stacks[HIST_STACKS];
 	struct stack scratch;		/* 7.5 KB: not on the C stack */
 	struct ring_tick ring[HIST_PROBE_TICKS];
-	unsigned task_head, ds_head;	/* the pools' next free */
 	struct probe_task task_pool[RING_TASKS];
 	struct ring_dstack ds_pool[RING_DSTACKS];
 	/* A window's lists, gathered here before they are sorted. */
@@ -97,7 +102,6 @@ hist_probes_reset(struct history *h)
 	memset(pr->sum, 0, sizeof(pr->sum));
 	for (int i = 0; i < HIST_PROBE_TICKS; i++)
 		pr->ring[i].seq = UINT64_MAX;
-	pr->task_head = pr->ds_head = 0;
 }
 
 void
@@ -210,6 +214,31 @@ intern_stack(struct hist_probes *pr, const struct probe_dstack *d)
 	return pr->n_stacks++;
 }
 
+/* The lowest start of n places in a pool of cap that no run of the
+ * ring's ticks holds (the tick being pushed has left it). */
+static unsigned
+ring_place(const struct hist_probes *pr, bool ds, unsigned n, unsigned cap)
+{
+	unsigned at = 0;
+	bool moved = n > 0;
+
+	/* Past every run in the way: a start before its end would meet it. */
+	while (moved) {
+		moved = false;
+		for (int i = 0; i < HIST_PROBE_TICKS; i++) {
+			const struct ring_tick *rt = &pr->ring[i];
+			unsigned r0 = ds ? rt->ds0 : rt->task0;
+			unsigned rn = ds ? rt->n_dstacks : rt->n_tasks;
+
+			if (rt->seq != UINT64_MAX && rn && r0 < at + n && at < r0 + rn) {
+				at = r0 + rn;
+				moved = true;
+			}
+		}
+	}
+	return at + n <= cap ? at : 0;	/* always fits: see RING_TASKS */
+}
+
 static void
 push_ring(struct hist_probes *pr, const struct probes *p, uint64_t seq)
 {
@@ -218,18 +247,16 @@ push_ring(struct hist_probes *pr, const struct probes *p, uint64_t seq)
 	int nd = p->n_dstacks < 0 ? 0 : p->n_dstacks > PROBE_TOP_STACKS ? PROBE_TOP_STACKS :
 	    p->n_dstacks;
 
+	rt->task0 = (uint16_t)ring_place(pr, false, (unsigned)nt, RING_TASKS);
+	rt->ds0 = (uint16_t)ring_place(pr, true, (unsigned)nd, RING_DSTACKS);
 	rt->seq = seq;
 	rt->n_tasks = (uint8_t)nt;
-	rt->task0 = (uint16_t)pr->task_head;
 	for (int i = 0; i < nt; i++)
-		pr->task_pool[(pr->task_head + (unsigned)i) % RING_TASKS] = p->task[i];
-	pr->task_head = (pr->task_head + (unsigned)nt) % RING_TASKS;
+		pr->task_pool[rt->task0 + i] = p->task[i];
 	rt->n_dstacks = (uint8_t)nd;
-	rt->ds0 = (uint16_t)pr->ds_head;
-	pr->ds_head = (pr->ds_head + (unsigned)nd) % RING_DSTACKS;
 	for (int i = 0; i < nd; i++) {
 		const struct probe_dstack *d = &p->dstack[i];
-		struct ring_dstack *r = &pr->ds_pool[(rt->ds0 + (unsigned)i) % RING_DSTACKS];
+		struct ring_dstack *r = &pr->ds_pool[rt->ds0 + i];
 
 		r->stack = (int16_t)intern_stack(pr, d);
 		r->count = d->count;
@@ -271,7 +298,11 @@ hist_push_probes(struct history *h, struct hist_moment *m, const struct sample *
 		if (p->dstack[i].max_ns > ds_max)
 			ds_max = p->dstack[i].max_ns;
 	m->v[M_PR_DS_MAX_US] = ds_max / 1000;
-	pr->last = *p;
+	/* The next tick's differences read the cumulative figures only,
+	 * which come before the tick's own lists: those (17 KB of D stacks,
+	 * mostly empty rows) are left out, and their pages never touched,
+	 * nor those of figures that stay zero. */
+	sample_copy_bytes(&pr->last, p, offsetof(struct probes, n_tasks));
 	pr->have_last = true;
 	push_ring(pr, p, seq);
 }
@@ -414,7 +445,7 @@ history_probe_tasks(const struct history *h, uint64_t a, uint64_t b,
 
 		for (int i = 0; rt && i < rt->n_tasks; i++) {
 			const struct probe_task *t =
-			    &h->pr->task_pool[(rt->task0 + (unsigned)i) % RING_TASKS];
+			    &h->pr->task_pool[rt->task0 + i];
 			int k = 0;
 
 			while (k < n && all[k].tid != t->tid)
@@ -473,7 +504,7 @@ history_probe_dstacks(const struct history *h, uint64_t a, uint64_t b,
 
 		for (int i = 0; rt && i < rt->n_dstacks; i++) {
 			const struct ring_dstack *d =
-			    &h->pr->ds_pool[(rt->ds0 + (unsigned)i) % RING_DSTACKS];
+			    &h->pr->ds_pool[rt->ds0 + i];
 			struct hist_probe_dstack *o = &all[d->stack >= 0 ? d->stack : HIST_STACKS];
 
 			o->count += d->count;

@@ -9,6 +9,7 @@
  */
 #include "model/history.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,7 +274,9 @@ history_push(struct history *h, const struct sample *s, const struct task_groups
 	struct hist_record e;
 	int64_t pti_seq;
 
-	memset(&e, 0, sizeof(e));
+	/* The moment's rows of zones this shape lacks are never read. */
+	memset(&e, 0, offsetof(struct hist_record, m));
+	hist_moment_clear(&e.m, &h->shape);
 	e.wall = s->wall;
 	e.mono = s->mono;
 	for (int i = 0; i < SRC_COUNT; i++)

@@ -9,14 +9,35 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "model/history-int.h"
 #include "util/wire.h"
 
+/* Mapped, so that pages never written are the kernel's zero pages: the
+ * history's reason table and its moments are room mostly unused, which
+ * calloc() clears whole when it reuses heap memory for them. */
+#define HIST_PAGE	4096
+
+static void *
+history_map(size_t size)
+{
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return m == MAP_FAILED ? NULL : m;
+}
+
+static void
+history_unmap(void *m, size_t size)
+{
+	if (m)
+		munmap(m, size);
+}
+
 struct history *
 history_new(size_t cap, size_t pti_cap, const struct sample *first)
 {
-	struct history *h = calloc(1, sizeof(*h));
+	struct history *h = history_map(sizeof(*h));
 	struct hist_shape *sh;
 
 	if (!h || cap == 0)
@@ -34,16 +55,17 @@ history_new(size_t cap, size_t pti_cap, const struct sample *first)
 		}
 	}
 	/* Enough blocks that the one being rewritten holds no entry still
-	 * kept. calloc() of this much maps fresh zero pages: the worst case
-	 * costs address space, not memory. */
+	 * kept. Mapped, fresh zero pages: the worst case costs address
+	 * space, not memory. Each block's region starts a page, so that a
+	 * block touches the pages its bytes need and no more. */
 	h->n_blocks = (cap + HIST_BLOCK - 1) / HIST_BLOCK + 1;
-	h->region_size = HIST_BLOCK * hist_entry_max(sh);
+	h->region_size = (HIST_BLOCK * hist_entry_max(sh) + HIST_PAGE - 1) / HIST_PAGE * HIST_PAGE;
 	/* A slot for every entry whose bytes a block still holds: an entry
 	 * unpacks from its block's first, which may be older than cap. */
 	h->slot = calloc(h->n_blocks * HIST_BLOCK, sizeof(*h->slot));
-	h->bytes = calloc(h->n_blocks, h->region_size);
-	h->enc = calloc(1, sizeof(*h->enc));
-	h->cur = calloc(1, sizeof(*h->cur));
+	h->bytes = history_map(h->n_blocks * h->region_size);
+	h->enc = history_map(sizeof(*h->enc));
+	h->cur = history_map(sizeof(*h->cur));
 	if (!h->slot || !h->bytes || !h->enc || !h->cur || !hist_probes_new(h))
 		goto fail;
 	h->cur_seq = UINT64_MAX;
@@ -69,15 +91,15 @@ history_free(struct history *h)
 	if (!h)
 		return;
 	free(h->slot);
-	free(h->bytes);
-	free(h->enc);
-	free(h->cur);
+	history_unmap(h->bytes, h->n_blocks * h->region_size);
+	history_unmap(h->enc, sizeof(*h->enc));
+	history_unmap(h->cur, sizeof(*h->cur));
 	free(h->pti);
 	free(h->pti_free);
 	free(h->pti_capped);
 	free(h->pti_blocks);
 	hist_probes_free(h);
-	free(h);
+	history_unmap(h, sizeof(*h));
 }
 
 bool
@@ -149,7 +171,7 @@ history_ctr_delta(const struct history *h, uint64_t seq, enum counter c)
 	if (!slot_at(h, seq) || !seq || !slot_at(h, seq - 1) || c < 0 || c >= CTR_COUNT)
 		return -1;
 	p = hist_entry_bytes(h, seq);
-	v = hist_read_counters(&p, c, NULL);
+	v = hist_read_counters(h, seq, &p, c, NULL);
 	return hist_inc_get(v);
 }
 
@@ -158,22 +180,14 @@ history_psi_stall(const struct history *h, uint64_t seq, int r, bool full)
 {
 	const uint8_t *p;
 	uint8_t present;
+	uint64_t v;
 
 	if (!slot_at(h, seq) || !seq || !slot_at(h, seq - 1) || r < 0 || r >= PSI_COUNT)
 		return -1;
 	p = hist_entry_bytes(h, seq);
-	hist_read_counters(&p, -1, NULL);
-	present = *p++;
-	for (int i = 0; i < PSI_COUNT * 2; i++) {
-		uint64_t v;
-
-		if (!((present >> i) & 1))
-			continue;
-		v = varint_get(&p);
-		if (i == r * 2 + full)
-			return hist_inc_get(v);
-	}
-	return -1;
+	hist_read_counters(h, seq, &p, -1, NULL);
+	v = hist_read_stall(&p, r * 2 + full, &present);
+	return (present >> (r * 2 + full)) & 1 ? hist_inc_get(v) : -1;
 }
 
 bool
@@ -192,7 +206,7 @@ history_entry(const struct history *h, uint64_t seq, struct hist_entry *out)
 	out->mono = sl->mono;
 	out->valid = sl->valid;
 	p = hist_entry_bytes(h, seq);
-	hist_read_counters(&p, -1, &out->ctr_valid);
+	hist_read_counters(h, seq, &p, -1, &out->ctr_valid);
 	present = *p;
 	m = hist_moment_at(h, seq);
 	out->mem_valid = (uint32_t)m->v[M_MEM_VALID];

@@ -132,9 +132,11 @@ struct hist_probes;
  * same block of HIST_BLOCK entries, figures that did not move in runs.
  * Each block's region is sized for the worst case but only the bytes
  * written are ever touched, so the resident memory is what the entries
- * need: about 100 bytes each (370 when every figure took a byte).
+ * need: about 45 bytes each and a slot of 24 (370 and the slot when every
+ * figure took a byte). A block of 256 entries is about three pages, the
+ * last one partly used: blocks of 128 left half a page unused in two.
  */
-#define HIST_BLOCK	128
+#define HIST_BLOCK	256
 
 struct history {
 	size_t cap;
@@ -144,6 +146,7 @@ struct history {
 	uint8_t *bytes;			/* n_blocks regions of region_size */
 	size_t n_blocks, region_size;
 	size_t enc_off;			/* where the next entry goes in its block */
+	uint32_t enc_ctr_valid;		/* the known counters of its block's first */
 	struct counters last_ctr;	/* the previous push's counters, for increases */
 	double last_mono;		/* and its time */
 	uint64_t last_stall[PSI_COUNT][2];	/* and its PSI stall totals */

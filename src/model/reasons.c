@@ -79,10 +79,16 @@ shown(struct span w)
 	return (int)(w.len < SHOWN_MAX ? w.len : SHOWN_MAX);
 }
 
-/* One non-comment line into r. */
+/* One rule's texts while its line is read. */
+struct rule_text {
+	char pattern[REASON_PATTERN_LEN];
+	char reason[REASON_TEXT_LEN];
+};
+
+/* One non-comment line into r and t. */
 static int
 reasons_line(struct span rest, int line, struct reason_rule *r,
-    struct parse_error *err)
+    struct rule_text *t, struct parse_error *err)
 {
 	struct span w;
 	char cat[16];
@@ -98,29 +104,46 @@ reasons_line(struct span rest, int line, struct reason_rule *r,
 	    (c = wait_category_parse(cat)) < 0)
 		return parse_fail(err, line, "unknown category \"%.*s\"",
 		    shown(w), w.s);
-	r->category = (enum wait_category)c;
+	r->category = (unsigned)c;
 
 	if (!span_next_word(&rest, &w))
 		return parse_fail(err, line, "no pattern after the category");
-	if (!span_copy(w, r->pattern, sizeof(r->pattern)))
+	if (!span_copy(w, t->pattern, sizeof(t->pattern)))
 		return parse_fail(err, line,
 		    "pattern \"%.*s...\" is longer than %d characters",
 		    shown(w), w.s, REASON_PATTERN_LEN - 1);
-	if (strcspn(r->pattern, "*") + 1 < w.len)
+	if (strcspn(t->pattern, "*") + 1 < w.len)
 		return parse_fail(err, line,
 		    "pattern \"%s\": '*' only at the end of a name",
-		    r->pattern);
+		    t->pattern);
 	/* A lone '*' would hide the fallback for every stack. */
-	if (strcmp(r->pattern, "*") == 0)
+	if (strcmp(t->pattern, "*") == 0)
 		return parse_fail(err, line, "pattern \"*\" matches everything");
 
 	rest = span_trim(rest);
 	if (rest.len == 0)
 		return parse_fail(err, line, "no reason after the pattern");
-	if (!span_copy(rest, r->reason, sizeof(r->reason)))
+	if (!span_copy(rest, t->reason, sizeof(t->reason)))
 		return parse_fail(err, line,
 		    "reason is longer than %d characters", REASON_TEXT_LEN - 1);
 	return 0;
+}
+
+/* s's offset in rs's pool, added unless an earlier rule's reason is s
+ * (the pool has room: every rule fits at its longest). */
+static uint32_t
+pool_put(struct reasons *rs, const char *s, bool shared)
+{
+	size_t len = strlen(s) + 1;
+	uint32_t at;
+
+	for (int i = 0; shared && i < rs->n; i++)
+		if (strcmp(rs->pool + rs->r[i].reason, s) == 0)
+			return rs->r[i].reason;
+	at = rs->pool_used;
+	memcpy(rs->pool + at, s, len);
+	rs->pool_used += (uint32_t)len;
+	return at;
 }
 
 int
@@ -128,21 +151,36 @@ reasons_parse(const char *buf, size_t len, bool user, struct reasons *out,
     struct parse_error *err)
 {
 	struct text_cursor c;
+	struct rule_text t;
 	struct span line;
 
 	if (err != NULL)
 		memset(err, 0, sizeof(*err));
+	/* No rule left points into it. */
+	if (out->n == 0)
+		out->pool_used = 0;
 	text_cursor_init(&c, buf, len);
 	while (text_next_line(&c, &line)) {
+		struct reason_rule *r = &out->r[out->n];
+		size_t plen;
+
 		line = span_trim(line);
 		if (line.len == 0 || line.s[0] == '#')
 			continue;
 		if (out->n >= REASONS_MAX_RULES)
 			return parse_fail(err, c.line, "more than %d rules",
 			    REASONS_MAX_RULES);
-		if (reasons_line(line, c.line, &out->r[out->n], err) != 0)
+		if (reasons_line(line, c.line, r, &t, err) != 0)
 			return -EINVAL;
-		out->r[out->n].user = user;
+		plen = strlen(t.pattern);
+		r->prefix = plen > 0 && t.pattern[plen - 1] == '*';
+		if (r->prefix)
+			plen--;
+		r->plen = (unsigned)plen;
+		r->dotted = memchr(t.pattern, '.', plen) != NULL;
+		r->user = user;
+		r->pattern = pool_put(out, t.pattern, false);
+		r->reason = pool_put(out, t.reason, true);
 		out->n++;
 	}
 	return 0;
@@ -231,6 +269,7 @@ reasons_load(struct reasons *out, const char *system_path,
 	int r = 0, r2 = 0;
 
 	out->n = 0;
+	out->pool_used = 0;
 	if (size > 0)
 		why[0] = '\0';
 	if (system_path != NULL)
@@ -319,8 +358,6 @@ best_rule(const struct reasons *rs, const char *const *funcs, int n,
     int *frame)
 {
 	const struct reason_rule *r, *b = NULL;
-	size_t plen;
-	bool prefix, dotted;
 	int i, k, best = -1, bf = 0;
 
 	for (i = 0; rs != NULL && i < rs->n; i++) {
@@ -328,18 +365,13 @@ best_rule(const struct reasons *rs, const char *const *funcs, int n,
 		if (b != NULL && (r->priority < b->priority ||
 		    (r->priority == b->priority && !r->user && b->user)))
 			continue;
-		plen = strlen(r->pattern);
-		prefix = plen > 0 && r->pattern[plen - 1] == '*';
-		if (prefix)
-			plen--;
-		dotted = memchr(r->pattern, '.', plen) != NULL;
 		/* Frames inner to the best one only, on a full tie. */
 		for (k = 0; k < n; k++) {
 			if (b != NULL && r->priority == b->priority &&
 			    r->user == b->user && k >= bf)
 				break;
-			if (rule_matches(r->pattern, plen, prefix, dotted,
-			    funcs[k])) {
+			if (rule_matches(rs->pool + r->pattern, r->plen,
+			    r->prefix, r->dotted, funcs[k])) {
 				b = r;
 				best = i;
 				bf = k;
@@ -372,8 +404,8 @@ reasons_match(const struct reasons *rs, const struct stack *st,
 			return;
 		}
 		if ((i = best_rule(rs, &wchan, 1, &frame)) >= 0) {
-			out->category = rs->r[i].category;
-			out->reason = rs->r[i].reason;
+			out->category = (enum wait_category)rs->r[i].category;
+			out->reason = reasons_text(rs, i);
 			out->matched = true;
 		} else
 			out->reason = wchan;
@@ -383,8 +415,8 @@ reasons_match(const struct reasons *rs, const struct stack *st,
 	for (k = 0; k < n; k++)
 		funcs[k] = st->f[k].func;
 	if ((i = best_rule(rs, funcs, n, &frame)) >= 0) {
-		out->category = rs->r[i].category;
-		out->reason = rs->r[i].reason;
+		out->category = (enum wait_category)rs->r[i].category;
+		out->reason = reasons_text(rs, i);
 		out->frame = frame;
 		out->matched = true;
 		return;

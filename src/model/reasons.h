@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "parse/stack.h"
 #include "util/text.h"
@@ -32,18 +33,46 @@ enum wait_category {
 #define REASON_PATTERN_LEN	64
 #define REASON_TEXT_LEN		80
 
+/* A rule's texts are in its table's pool, each once (many rules share a
+ * reason): a rule is 12 bytes where two fixed fields were 144, and the
+ * table takes what its text takes. Offsets, so a table copies whole. */
 struct reason_rule {
-	char pattern[REASON_PATTERN_LEN];	/* a function name; a trailing '*' matches a prefix */
 	int priority;				/* higher wins */
-	enum wait_category category;
-	char reason[REASON_TEXT_LEN];		/* "waiting for the ext4 journal to commit" */
-	bool user;				/* from the user's file: wins ties */
+	uint32_t reason;			/* in pool: "waiting for the ext4 journal to commit" */
+	unsigned pattern : 17;			/* in pool: a function name; a trailing '*' matches a prefix */
+	unsigned plen : 6;			/* the pattern's length without its '*' */
+	unsigned category : 4;			/* enum wait_category */
+	unsigned prefix : 1;			/* it ends with '*' */
+	unsigned dotted : 1;			/* it holds a '.': compared with the whole name */
+	unsigned user : 1;			/* from the user's file: wins ties */
 };
 
+/* Every rule at its longest fits; with no rules the pool is empty. */
+#define REASONS_POOL	(REASONS_MAX_RULES * (REASON_PATTERN_LEN + REASON_TEXT_LEN))
+_Static_assert(REASONS_POOL <= 1 << 17 && REASON_PATTERN_LEN <= 64 && WAIT_COUNT <= 16,
+	       "reason_rule's bit fields");
+
+/* The pool first: the rules after it start on a page of their own, and
+ * a table of a few hundred rules touches a page of them. */
 struct reasons {
 	int n;
+	uint32_t pool_used;
+	char pool[REASONS_POOL];
 	struct reason_rule r[REASONS_MAX_RULES];
 };
+
+/* Rule i's pattern as written ("foo_*") and its reason. */
+static inline const char *
+reasons_pattern(const struct reasons *rs, int i)
+{
+	return rs->pool + rs->r[i].pattern;
+}
+
+static inline const char *
+reasons_text(const struct reasons *rs, int i)
+{
+	return rs->pool + rs->r[i].reason;
+}
 
 struct reason_match {
 	enum wait_category category;

@@ -30,19 +30,25 @@ zero(const unsigned char *p, size_t n)
 }
 
 void
-sample_copy(struct sample *dst, const struct sample *src)
+sample_copy_bytes(void *dst, const void *src, size_t size)
 {
-	unsigned char *d = (unsigned char *)dst;
-	const unsigned char *s = (const unsigned char *)src;
+	unsigned char *d = dst;
+	const unsigned char *s = src;
 	size_t off, n;
 
 	/* By the pages of dst. */
-	for (off = 0; off < sizeof(*src); off += n) {
+	for (off = 0; off < size; off += n) {
 		n = COPY_PAGE - (uintptr_t)(d + off) % COPY_PAGE;
-		if (n > sizeof(*src) - off)
-			n = sizeof(*src) - off;
+		if (n > size - off)
+			n = size - off;
 		if (zero(s + off, n) && zero(d + off, n))
 			continue;
 		memcpy(d + off, s + off, n);
 	}
+}
+
+void
+sample_copy(struct sample *dst, const struct sample *src)
+{
+	sample_copy_bytes(dst, src, sizeof(*src));
 }

@@ -8,5 +8,8 @@
 #include "model/sample.h"
 
 void sample_copy(struct sample *dst, const struct sample *src);
+/* The same for size bytes of any part of one (the probes' cumulative
+ * figures, mostly zeros on a quiet machine). */
+void sample_copy_bytes(void *dst, const void *src, size_t size);
 
 #endif

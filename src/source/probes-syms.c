@@ -24,9 +24,12 @@
  * printing 120,000 lines) is only for addresses never seen. */
 #define SYMS_IPS	2048
 #define SYMS_IP_PROBES	8
-/* Their names, end to end (a kernel function's is about 25 bytes): when
- * full, every address is forgotten and the pool starts again. */
-#define SYMS_POOL	32768	/* ip_name is 16 bits */
+/* Their names and the cached stacks', end to end (a kernel function's is
+ * about 25 bytes): when full, every address is forgotten and the stacks'
+ * names moved to its start (syms_compact); when those alone fill it, the
+ * stacks are forgotten too. Pages not reached yet are never touched. */
+#define SYMS_POOL	65536	/* ip_name and a stack's names are 16 bits */
+#define SYMS_REFS	(PROBES_SYMS_CACHE * PROBE_STACK_FRAMES)	/* names of stacks */
 #define SYMS_NAMED	UINT64_MAX	/* best: named from the address cache */
 /* At most one pass this often: a box that makes new stacks every tick
  * (a build) would otherwise pay for one each tick. A stack with an address
@@ -38,10 +41,12 @@
 
 /* Memory is touched only as it is used: the stacks' ids apart from their
  * names (a lookup reads every id), the cache filled in turn, the
- * addresses' names in a pool. */
+ * addresses in the order they were named, their names in a pool. A
+ * cached stack is its names' offsets in that pool (34 bytes, where 16
+ * names of 64 were 1 KB), so forgetting the pool forgets the stacks. */
 struct syms_stack {
 	int n;
-	char func[PROBE_STACK_FRAMES][STACK_FUNC_LEN];
+	uint16_t name[PROBE_STACK_FRAMES];	/* offsets in pool */
 };
 
 struct syms_queued {
@@ -59,9 +64,11 @@ struct probes_syms {
 	int next;			/* the entry to replace next */
 	struct syms_queued q[PROBES_SYMS_BATCH];
 	int nq;
-	uint64_t ip[SYMS_IPS];		/* 0: free */
+	uint16_t slot[SYMS_IPS];	/* 0: free, else 1 + an index in ip */
+	unsigned n_ips;			/* of ip and ip_name in use */
+	uint64_t ip[SYMS_IPS];		/* the addresses named, in turn */
 	uint16_t ip_name[SYMS_IPS];	/* its name's offset in pool */
-	size_t pool_used;
+	size_t pool_used, pool_cap;	/* pool_cap: SYMS_POOL, less in tests */
 	char pool[SYMS_POOL];
 	struct ksym *namer;		/* the kernel's names; NULL: kallsyms */
 	unsigned long kernel_named;	/* addresses it named, for tests */
@@ -71,6 +78,8 @@ struct probes_syms {
 	double pass_wait;		/* seconds until another pass may come */
 	char buf[SYMS_READ];
 };
+_Static_assert(SYMS_IPS <= UINT16_MAX && SYMS_POOL <= UINT16_MAX + 1, "slot, ip_name");
+_Static_assert(2 * SYMS_REFS * sizeof(uint16_t) <= SYMS_READ, "syms_compact's room in buf");
 
 static size_t
 syms_ip_home(uint64_t ip)
@@ -85,40 +94,130 @@ syms_ip_get(const struct probes_syms *s, uint64_t ip)
 	size_t h = syms_ip_home(ip);
 
 	for (int i = 0; i < SYMS_IP_PROBES; i++) {
-		size_t k = (h + (size_t)i) & (SYMS_IPS - 1);
+		unsigned e = s->slot[(h + (size_t)i) & (SYMS_IPS - 1)];
 
-		if (s->ip[k] == ip)
-			return s->pool + s->ip_name[k];
-		if (s->ip[k] == 0)
+		if (e == 0)
 			return NULL;
+		if (s->ip[e - 1] == ip)
+			return s->pool + s->ip_name[e - 1];
 	}
 	return NULL;
 }
 
-/* Full around its home: the home slot is replaced (a cache, not a map).
- * The replaced name stays in the pool until it is full. */
+/* Shell sort: n is a few thousand at most, and this runs when the pool
+ * fills, not every tick. */
+static void
+syms_sort(uint16_t *v, int n)
+{
+	for (int gap = n / 2; gap > 0; gap /= 2)
+		for (int i = gap; i < n; i++) {
+			uint16_t t = v[i];
+			int j = i;
+
+			for (; j >= gap && v[j - gap] > t; j -= gap)
+				v[j] = v[j - gap];
+			v[j] = t;
+		}
+}
+
+/*
+ * Every address forgotten, and the names of the cached stacks moved to
+ * the pool's start, in the order they were in, each once (a string
+ * moves down over strings no longer used, never over one still to
+ * move): the stacks stay named. The offsets are sorted in buf, which
+ * only a pass uses.
+ */
+static void
+syms_compact(struct probes_syms *s)
+{
+	uint16_t *old = (uint16_t *)(void *)s->buf, *now = old + SYMS_REFS;
+	int n = 0, u = 0;
+	size_t at = 0;
+
+	memset(s->slot, 0, sizeof(s->slot));
+	s->n_ips = 0;
+	for (int i = 0; i < PROBES_SYMS_CACHE; i++)
+		for (int k = 0; s->cache_id[i] >= 0 && k < s->cache[i].n; k++)
+			old[n++] = s->cache[i].name[k];
+	syms_sort(old, n);
+	for (int i = 0; i < n; i++) {
+		size_t len;
+
+		if (u > 0 && old[i] == old[u - 1])
+			continue;
+		len = strlen(s->pool + old[i]) + 1;
+		memmove(s->pool + at, s->pool + old[i], len);
+		old[u] = old[i];
+		now[u++] = (uint16_t)at;
+		at += len;
+	}
+	s->pool_used = at;
+	for (int i = 0; i < PROBES_SYMS_CACHE; i++)
+		for (int k = 0; s->cache_id[i] >= 0 && k < s->cache[i].n; k++) {
+			int lo = 0, hi = u - 1;
+
+			while (lo < hi) {
+				int mid = (lo + hi) / 2;
+
+				if (old[mid] < s->cache[i].name[k])
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			s->cache[i].name[k] = now[lo];
+		}
+}
+
+/* Room for need more bytes in the pool: the stacks' names kept when they
+ * leave it, else every stack forgotten too. */
+static void
+syms_room(struct probes_syms *s, size_t need)
+{
+	if (s->pool_used + need <= s->pool_cap)
+		return;
+	syms_compact(s);
+	if (s->pool_used + need <= s->pool_cap)
+		return;
+	s->pool_used = 0;
+	for (int i = 0; i < PROBES_SYMS_CACHE; i++)
+		s->cache_id[i] = -1;
+	s->next = 0;
+}
+
+/* name (at most STACK_FUNC_LEN - 1 bytes of it) at the pool's end; the
+ * pool has room (the callers see to it). */
+static uint16_t
+syms_pool_put(struct probes_syms *s, const char *name)
+{
+	size_t len = strnlen(name, STACK_FUNC_LEN - 1), at = s->pool_used;
+
+	memcpy(s->pool + at, name, len);
+	s->pool[at + len] = '\0';
+	s->pool_used += len + 1;
+	return (uint16_t)at;
+}
+
+/* Full around its home: the home slot's address is replaced (a cache,
+ * not a map). The replaced name stays in the pool until it is full. */
 static void
 syms_ip_put(struct probes_syms *s, uint64_t ip, const char *name)
 {
 	size_t h = syms_ip_home(ip), k = h, len = strnlen(name, STACK_FUNC_LEN - 1);
+	unsigned e;
 
-	if (s->pool_used + len + 1 > SYMS_POOL) {
-		memset(s->ip, 0, sizeof(s->ip));
-		s->pool_used = 0;
-	}
+	syms_room(s, len + 1);
 	for (int i = 0; i < SYMS_IP_PROBES; i++) {
 		size_t c = (h + (size_t)i) & (SYMS_IPS - 1);
 
-		if (s->ip[c] == 0 || s->ip[c] == ip) {
+		if (s->slot[c] == 0 || s->ip[s->slot[c] - 1] == ip) {
 			k = c;
 			break;
 		}
 	}
-	s->ip[k] = ip;
-	s->ip_name[k] = (uint16_t)s->pool_used;
-	memcpy(s->pool + s->pool_used, name, len);
-	s->pool[s->pool_used + len] = '\0';
-	s->pool_used += len + 1;
+	if ((e = s->slot[k]) == 0)
+		s->slot[k] = (uint16_t)(e = ++s->n_ips);
+	s->ip[e - 1] = ip;
+	s->ip_name[e - 1] = syms_pool_put(s, name);
 }
 
 struct probes_syms *
@@ -129,6 +228,7 @@ probes_syms_new(const char *kallsyms)
 	if (!s)
 		return NULL;
 	snprintf(s->path, sizeof(s->path), "%s", kallsyms);
+	s->pool_cap = SYMS_POOL;
 	for (int i = 0; i < PROBES_SYMS_CACHE; i++)
 		s->cache_id[i] = -1;
 	return s;
@@ -141,29 +241,46 @@ probes_syms_free(struct probes_syms *s)
 }
 
 static void
-syms_copy(const struct syms_stack *c, struct probe_dstack *d)
+syms_copy(const struct probes_syms *s, const struct syms_stack *c, struct probe_dstack *d)
 {
 	d->stack.n = c->n;
-	memcpy(d->stack.func, c->func, sizeof(c->func[0]) * (size_t)c->n);
+	for (int i = 0; i < c->n; i++) {
+		const char *f = s->pool + c->name[i];
+
+		memcpy(d->stack.func[i], f, strlen(f) + 1);
+	}
 }
 
 /* The frames of the probe and the scheduler, innermost. */
 static bool syms_skipped(const char *f);
 
-/* q's names as a cached stack, without the probe's own frames. */
+/* q's names as a cached stack, without the probe's own frames: each the
+ * pool's copy of its address's name, or one of its own. */
 static struct syms_stack *
 syms_name(struct probes_syms *s, const struct syms_queued *q)
 {
-	struct syms_stack *c = &s->cache[s->next];
-	int k = 0;
+	struct syms_stack *c;
+	size_t need = 0;
+	int k = 0, from;
 
-	s->cache_id[s->next] = q->id;
-	s->next = (s->next + 1) % PROBES_SYMS_CACHE;
 	while (k < q->n && syms_skipped(q->name[k]))
 		k++;
+	from = k;
+	for (; k < q->n && k - from < PROBE_STACK_FRAMES; k++)
+		need += strnlen(q->name[k], STACK_FUNC_LEN - 1) + 1;
+	syms_room(s, need);
+	c = &s->cache[s->next];
+	s->cache_id[s->next] = q->id;
+	s->next = (s->next + 1) % PROBES_SYMS_CACHE;
 	c->n = 0;
-	for (; k < q->n && c->n < PROBE_STACK_FRAMES; k++)
-		memcpy(c->func[c->n++], q->name[k], STACK_FUNC_LEN);
+	for (k = from; k < q->n && c->n < PROBE_STACK_FRAMES; k++) {
+		const char *e = syms_ip_get(s, q->ip[k]);
+
+		if (e && strncmp(e, q->name[k], STACK_FUNC_LEN) == 0)
+			c->name[c->n++] = (uint16_t)(e - s->pool);
+		else
+			c->name[c->n++] = syms_pool_put(s, q->name[k]);
+	}
 	return c;
 }
 
@@ -195,6 +312,12 @@ syms_ask_kernel(struct probes_syms *s, struct syms_queued *q)
 }
 
 void
+probes_syms_set_pool(struct probes_syms *s, size_t size)
+{
+	s->pool_cap = size < SYMS_POOL ? size : SYMS_POOL;
+}
+
+void
 probes_syms_set_namer(struct probes_syms *s, struct ksym *k)
 {
 	s->namer = k;
@@ -218,7 +341,7 @@ probes_syms_get(struct probes_syms *s, int32_t id, const uint64_t *ips, int n,
 		return 0;
 	for (int i = 0; i < PROBES_SYMS_CACHE; i++)
 		if (s->cache_id[i] == id) {
-			syms_copy(&s->cache[i], d);
+			syms_copy(s, &s->cache[i], d);
 			return d->stack.n;
 		}
 	for (int i = 0; i < s->nq; i++)
@@ -251,7 +374,7 @@ probes_syms_get(struct probes_syms *s, int32_t id, const uint64_t *ips, int n,
 		struct syms_stack *c = syms_name(s, q);
 
 		s->nq--;
-		syms_copy(c, d);
+		syms_copy(s, c, d);
 		return d->stack.n;
 	}
 	return -1;

@@ -9,6 +9,7 @@
 #ifndef PAGETOP_PROBES_SYMS_H
 #define PAGETOP_PROBES_SYMS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/probes.h"
@@ -38,6 +39,8 @@ unsigned long probes_syms_passes(const struct probes_syms *s);
  * pass and no wait; kallsyms stays for a kernel without it (k NULL). */
 struct ksym;
 void probes_syms_set_namer(struct probes_syms *s, struct ksym *k);
+/* At most size bytes of names (SYMS_POOL), for tests of a full pool. */
+void probes_syms_set_pool(struct probes_syms *s, size_t size);
 /* How many addresses the kernel named. */
 unsigned long probes_syms_kernel_named(const struct probes_syms *s);
 

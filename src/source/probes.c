@@ -45,6 +45,27 @@ probes_read(struct probe_source *p, struct probes *out)
 	probes_unavailable(out, "built without kernel probes (configure: " PROBES_WHY ")");
 }
 
+/*
+ * Room for the keys of a drain, which a tick fills only as far as the map
+ * holds keys (a few, mostly): mapped, so that its pages are the kernel's
+ * zero pages until written. calloc() of 16 KB or 64 KB may come from the
+ * heap, which clears the whole block when it reuses memory.
+ */
+static void *
+probes_keys_new(size_t size)
+{
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return m == MAP_FAILED ? NULL : m;
+}
+
+static void
+probes_keys_free(void *m, size_t size)
+{
+	if (m)
+		munmap(m, size);
+}
+
 void
 probes_close(struct probe_source *p)
 {
@@ -89,6 +110,7 @@ probes_dsleep_path(const struct probe_source *p)
 #include "source/probes-int.h"
 #include "source/probes-syms.h"
 #include "source/ksym.h"
+#include "model/sample-copy.h"
 #include "source/probes.skel.h"
 
 _Static_assert(PB_BUCKETS == PROBE_BUCKETS && PB_ORDERS == PROBE_ORDERS &&
@@ -112,11 +134,10 @@ struct probe_source {
 	uint64_t epoch, dsleep_min_ns;
 	int ncpu;
 	int sync_outer, sync_inner;	/* a map-in-map: updating it waits for RCU */
-	struct pb_cum *cum;		/* ncpu of them */
-	struct pb_cum sum;
+	struct pb_cum *cum;		/* ncpu of them; the first, their sum */
 	struct pb_tick *tick, *tick_zero;	/* ncpu each */
-	struct pb_task_key *task_keys;	/* 2 * PB_MAX_TASKS */
-	struct pb_dstack_key *ds_keys;	/* 2 * PB_MAX_DSTACKS */
+	struct pb_task_key *task_keys;	/* 2 * PB_MAX_TASKS, mapped */
+	struct pb_dstack_key *ds_keys;	/* 2 * PB_MAX_DSTACKS, mapped */
 	struct {
 		int32_t id;
 		struct pb_dstack v;
@@ -125,6 +146,27 @@ struct probe_source {
 	struct probes_syms *syms;
 	struct ksym *namer;		/* NULL: names from kallsyms */
 };
+
+/*
+ * Room for the keys of a drain, which a tick fills only as far as the map
+ * holds keys (a few, mostly): mapped, so that its pages are the kernel's
+ * zero pages until written. calloc() of 16 KB or 64 KB may come from the
+ * heap, which clears the whole block when it reuses memory.
+ */
+static void *
+probes_keys_new(size_t size)
+{
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return m == MAP_FAILED ? NULL : m;
+}
+
+static void
+probes_keys_free(void *m, size_t size)
+{
+	if (m)
+		munmap(m, size);
+}
 
 void
 probes_close(struct probe_source *p)
@@ -145,8 +187,8 @@ probes_close(struct probe_source *p)
 	free(p->cum);
 	free(p->tick);
 	free(p->tick_zero);
-	free(p->task_keys);
-	free(p->ds_keys);
+	probes_keys_free(p->task_keys, 2 * PB_MAX_TASKS * sizeof(*p->task_keys));
+	probes_keys_free(p->ds_keys, 2 * PB_MAX_DSTACKS * sizeof(*p->ds_keys));
 	probes_syms_free(p->syms);
 	ksym_close(p->namer);
 	free(p);
@@ -225,8 +267,8 @@ probes_alloc(struct probe_source *p)
 	p->cum = calloc((size_t)p->ncpu, sizeof(*p->cum));
 	p->tick = calloc((size_t)p->ncpu, sizeof(*p->tick));
 	p->tick_zero = calloc((size_t)p->ncpu, sizeof(*p->tick_zero));
-	p->task_keys = calloc(2 * PB_MAX_TASKS, sizeof(*p->task_keys));
-	p->ds_keys = calloc(2 * PB_MAX_DSTACKS, sizeof(*p->ds_keys));
+	p->task_keys = probes_keys_new(2 * PB_MAX_TASKS * sizeof(*p->task_keys));
+	p->ds_keys = probes_keys_new(2 * PB_MAX_DSTACKS * sizeof(*p->ds_keys));
 	p->syms = probes_syms_new("/proc/kallsyms");
 	if (!p->cum || !p->tick || !p->tick_zero || !p->task_keys || !p->ds_keys || !p->syms)
 		return -ENOMEM;
@@ -317,18 +359,21 @@ static void
 probes_read_cum(struct probe_source *p, struct probes *out)
 {
 	const size_t nw = sizeof(struct pb_cum) / sizeof(__u64);
-	__u64 *sum = (__u64 *)&p->sum;
-	const struct pb_cum *s = &p->sum;
+	/* Summed into the first CPU's copy: a struct of its own for the
+	 * sum was 13 KB more, touched every tick. */
+	__u64 *sum = (__u64 *)&p->cum[0];
+	const struct pb_cum *s = &p->cum[0];
 	__u32 zero = 0;
 
-	memset(&p->sum, 0, sizeof(p->sum));
 	if (bpf_map_lookup_elem(p->fd[PROBES_FD_CUM], &zero, p->cum) == 0)
-		for (int c = 0; c < p->ncpu; c++) {
+		for (int c = 1; c < p->ncpu; c++) {
 			const __u64 *v = (const __u64 *)&p->cum[c];
 
 			for (size_t w = 0; w < nw; w++)
 				sum[w] += v[w];
 		}
+	else
+		memset(&p->cum[0], 0, sizeof(p->cum[0]));
 	for (int k = 0; k < STALL_KIND_COUNT; k++) {
 		struct probe_stall *st = &out->stall[k];
 
@@ -344,7 +389,8 @@ probes_read_cum(struct probe_source *p, struct probes *out)
 	memcpy(out->compact_deferred, s->compact_deferred, sizeof(out->compact_deferred));
 	memcpy(out->throttle_count, s->throttle_count, sizeof(out->throttle_count));
 	memcpy(out->throttle_us, s->throttle_us, sizeof(out->throttle_us));
-	memcpy(out->fallback, s->fallback, sizeof(out->fallback));
+	/* 8 KB, mostly zeros: pages of the sample left zero stay untouched. */
+	sample_copy_bytes(out->fallback, s->fallback, sizeof(out->fallback));
 	memcpy(out->fallback_fragmenting, s->fallback_fragmenting, sizeof(out->fallback_fragmenting));
 	memcpy(out->fallback_owner, s->fallback_owner, sizeof(out->fallback_owner));
 	memcpy(out->kswapd_wakes, s->kswapd_wakes, sizeof(out->kswapd_wakes));
