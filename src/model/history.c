@@ -9,35 +9,19 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "model/history-int.h"
 #include "util/wire.h"
+#include "util/zero-map.h"
 
-/* Mapped, so that pages never written are the kernel's zero pages: the
- * history's reason table and its moments are room mostly unused, which
- * calloc() clears whole when it reuses heap memory for them. */
+/* The history, its reason table and its moments are room mostly unused:
+ * mapped (util/zero-map.h), not calloc()ed. */
 #define HIST_PAGE	4096
-
-static void *
-history_map(size_t size)
-{
-	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return m == MAP_FAILED ? NULL : m;
-}
-
-static void
-history_unmap(void *m, size_t size)
-{
-	if (m)
-		munmap(m, size);
-}
 
 struct history *
 history_new(size_t cap, size_t pti_cap, const struct sample *first)
 {
-	struct history *h = history_map(sizeof(*h));
+	struct history *h = zero_map(sizeof(*h));
 	struct hist_shape *sh;
 
 	if (!h || cap == 0)
@@ -63,9 +47,9 @@ history_new(size_t cap, size_t pti_cap, const struct sample *first)
 	/* A slot for every entry whose bytes a block still holds: an entry
 	 * unpacks from its block's first, which may be older than cap. */
 	h->slot = calloc(h->n_blocks * HIST_BLOCK, sizeof(*h->slot));
-	h->bytes = history_map(h->n_blocks * h->region_size);
-	h->enc = history_map(sizeof(*h->enc));
-	h->cur = history_map(sizeof(*h->cur));
+	h->bytes = zero_map(h->n_blocks * h->region_size);
+	h->enc = zero_map(sizeof(*h->enc));
+	h->cur = zero_map(sizeof(*h->cur));
 	if (!h->slot || !h->bytes || !h->enc || !h->cur || !hist_probes_new(h))
 		goto fail;
 	h->cur_seq = UINT64_MAX;
@@ -91,15 +75,15 @@ history_free(struct history *h)
 	if (!h)
 		return;
 	free(h->slot);
-	history_unmap(h->bytes, h->n_blocks * h->region_size);
-	history_unmap(h->enc, sizeof(*h->enc));
-	history_unmap(h->cur, sizeof(*h->cur));
+	zero_unmap(h->bytes, h->n_blocks * h->region_size);
+	zero_unmap(h->enc, sizeof(*h->enc));
+	zero_unmap(h->cur, sizeof(*h->cur));
 	free(h->pti);
 	free(h->pti_free);
 	free(h->pti_capped);
 	free(h->pti_blocks);
 	hist_probes_free(h);
-	history_unmap(h, sizeof(*h));
+	zero_unmap(h, sizeof(*h));
 }
 
 bool

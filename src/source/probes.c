@@ -45,27 +45,6 @@ probes_read(struct probe_source *p, struct probes *out)
 	probes_unavailable(out, "built without kernel probes (configure: " PROBES_WHY ")");
 }
 
-/*
- * Room for the keys of a drain, which a tick fills only as far as the map
- * holds keys (a few, mostly): mapped, so that its pages are the kernel's
- * zero pages until written. calloc() of 16 KB or 64 KB may come from the
- * heap, which clears the whole block when it reuses memory.
- */
-static void *
-probes_keys_new(size_t size)
-{
-	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return m == MAP_FAILED ? NULL : m;
-}
-
-static void
-probes_keys_free(void *m, size_t size)
-{
-	if (m)
-		munmap(m, size);
-}
-
 void
 probes_close(struct probe_source *p)
 {
@@ -106,6 +85,7 @@ probes_dsleep_path(const struct probe_source *p)
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "util/zero-map.h"
 #include "source/probes-bpf.h"
 #include "source/probes-int.h"
 #include "source/probes-syms.h"
@@ -147,27 +127,6 @@ struct probe_source {
 	struct ksym *namer;		/* NULL: names from kallsyms */
 };
 
-/*
- * Room for the keys of a drain, which a tick fills only as far as the map
- * holds keys (a few, mostly): mapped, so that its pages are the kernel's
- * zero pages until written. calloc() of 16 KB or 64 KB may come from the
- * heap, which clears the whole block when it reuses memory.
- */
-static void *
-probes_keys_new(size_t size)
-{
-	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return m == MAP_FAILED ? NULL : m;
-}
-
-static void
-probes_keys_free(void *m, size_t size)
-{
-	if (m)
-		munmap(m, size);
-}
-
 void
 probes_close(struct probe_source *p)
 {
@@ -187,8 +146,8 @@ probes_close(struct probe_source *p)
 	free(p->cum);
 	free(p->tick);
 	free(p->tick_zero);
-	probes_keys_free(p->task_keys, 2 * PB_MAX_TASKS * sizeof(*p->task_keys));
-	probes_keys_free(p->ds_keys, 2 * PB_MAX_DSTACKS * sizeof(*p->ds_keys));
+	zero_unmap(p->task_keys, 2 * PB_MAX_TASKS * sizeof(*p->task_keys));
+	zero_unmap(p->ds_keys, 2 * PB_MAX_DSTACKS * sizeof(*p->ds_keys));
 	probes_syms_free(p->syms);
 	ksym_close(p->namer);
 	free(p);
@@ -267,8 +226,10 @@ probes_alloc(struct probe_source *p)
 	p->cum = calloc((size_t)p->ncpu, sizeof(*p->cum));
 	p->tick = calloc((size_t)p->ncpu, sizeof(*p->tick));
 	p->tick_zero = calloc((size_t)p->ncpu, sizeof(*p->tick_zero));
-	p->task_keys = probes_keys_new(2 * PB_MAX_TASKS * sizeof(*p->task_keys));
-	p->ds_keys = probes_keys_new(2 * PB_MAX_DSTACKS * sizeof(*p->ds_keys));
+	/* The keys of a drain: a tick fills them only as far as the map
+	 * holds keys (a few, mostly). */
+	p->task_keys = zero_map(2 * PB_MAX_TASKS * sizeof(*p->task_keys));
+	p->ds_keys = zero_map(2 * PB_MAX_DSTACKS * sizeof(*p->ds_keys));
 	p->syms = probes_syms_new("/proc/kallsyms");
 	if (!p->cum || !p->tick || !p->tick_zero || !p->task_keys || !p->ds_keys || !p->syms)
 		return -ENOMEM;
