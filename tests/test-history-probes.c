@@ -135,6 +135,29 @@ check_sum(const struct history *h, uint64_t a, uint64_t b, const char *what)
 	    got.seconds == (double)(b - a) && got.ds_count == b - a && what;
 }
 
+/* Whether tick t of h reads back the nd D stacks and nt tasks pushed as
+ * tick i (counts i * 100 + k). */
+static bool
+tick_reads_own(struct history *h, uint64_t t, int i, int nd, int nt)
+{
+	static struct hist_probe_task tasks[HIST_PROBE_TASKS];
+	static struct hist_probe_dstack ds[HIST_PROBE_DSTACKS];
+	uint64_t want = 0, got = 0, want_t = 0, got_t = 0;
+	int n, more;
+
+	for (int k = 0; k < nd; k++)
+		want += (uint64_t)i * 100 + (uint64_t)k;
+	n = history_probe_dstacks(h, t - 1, t, ds, HIST_PROBE_DSTACKS, &more);
+	for (int k = 0; k < n; k++)
+		got += ds[k].count;
+	for (int k = 0; k < nt; k++)
+		want_t += (uint64_t)i * 100 + (uint64_t)k;
+	n = history_probe_tasks(h, t - 1, t, tasks, HIST_PROBE_TASKS, &more);
+	for (int k = 0; k < n; k++)
+		got_t += tasks[k].count;
+	return got == want && got_t == want_t && n == nt;
+}
+
 int
 main(void)
 {
@@ -315,19 +338,8 @@ main(void)
 	for (uint64_t t = last - HIST_PROBE_TICKS + 2; t <= last; t++) {
 		int i = (int)(t - first) + N - CAP, nd = i % (PROBE_TOP_STACKS + 1);
 		int nt = i % (PROBE_TOP_TASKS + 1);
-		uint64_t want = 0, got = 0, want_t = 0, got_t = 0;
 
-		for (int k = 0; k < nd; k++)
-			want += (uint64_t)i * 100 + (uint64_t)k;
-		n = history_probe_dstacks(h, t - 1, t, ds, HIST_PROBE_DSTACKS, &more);
-		for (int k = 0; k < n; k++)
-			got += ds[k].count;
-		for (int k = 0; k < nt; k++)
-			want_t += (uint64_t)i * 100 + (uint64_t)k;
-		n = history_probe_tasks(h, t - 1, t, tasks, HIST_PROBE_TASKS, &more);
-		for (int k = 0; k < n; k++)
-			got_t += tasks[k].count;
-		if (got != want || got_t != want_t || n != nt)
+		if (!tick_reads_own(h, t, i, nd, nt))
 			wrong++;
 	}
 	tap_eq_int(wrong, 0, "lists of every length, the pools wrapping: each tick reads its own");
@@ -372,19 +384,8 @@ main(void)
 		history_range(h, &first, &hi);
 		for (int back = 0; back < HIST_PROBE_TICKS - 1; back++) {
 			int j = i - back, nd = nds[j % HIST_PROBE_TICKS], nt = nts[j % HIST_PROBE_TICKS];
-			uint64_t t = hi - (uint64_t)back, want = 0, got = 0, want_t = 0, got_t = 0;
 
-			for (int k = 0; k < nd; k++)
-				want += (uint64_t)j * 100 + (uint64_t)k;
-			n = history_probe_dstacks(h, t - 1, t, ds, HIST_PROBE_DSTACKS, &more);
-			for (int k = 0; k < n; k++)
-				got += ds[k].count;
-			for (int k = 0; k < nt; k++)
-				want_t += (uint64_t)j * 100 + (uint64_t)k;
-			n = history_probe_tasks(h, t - 1, t, tasks, HIST_PROBE_TASKS, &more);
-			for (int k = 0; k < n; k++)
-				got_t += tasks[k].count;
-			if (got != want || got_t != want_t || n != nt)
+			if (!tick_reads_own(h, hi - (uint64_t)back, j, nd, nt))
 				wrong++;
 		}
 	}
