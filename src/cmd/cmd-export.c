@@ -14,8 +14,8 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmd-opts.h"
-#include "util/arith.h"
-#include "util/fmt-num.h"
+#include "output/export-csv.h"
+#include "output/export-jobs.h"
 #include "output/export-om.h"
 #include "output/export-write.h"
 #include "output/json.h"
@@ -28,7 +28,7 @@ static int cmd_export_exec(int, char **);
 
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
-	.usage = "FILE --format csv|json|openmetrics [--since TIME] [--until TIME]\n"
+	.usage = "FILE --format csv|json|openmetrics [--since TIME] [--until TIME] [--jobs N]\n"
 		 "      [--source buddyinfo|pagetypeinfo|vmstat|meminfo|zoneinfo|pressure|tasks|probes|all]",
 	.summary = "write a recording's samples as CSV, JSON lines or OpenMetrics (for promtool)",
 	.exec = cmd_export_exec,
@@ -36,151 +36,21 @@ const struct cmd_entry cmd_export_entry = {
 
 enum export_format { EXPORT_CSV, EXPORT_JSON, EXPORT_OPENMETRICS };
 
-static int
-csv_field(FILE *out, const char *text)
-{
-	/* RFC 4180: quoted only when it must be. */
-	if (!text[strcspn(text, ",\"\r\n")])
-		return fputs(text, out);
-	fputc('"', out);
-	for (const char *p = text; *p; p++) {
-		if (*p == '"')
-			fputc('"', out);
-		fputc(*p, out);
-	}
-	return fputc('"', out);
-}
-
-/* A histogram's buckets, a _created and a series of changing shape are
- * not CSV columns. */
-static bool
-csv_has(const struct metric_set *m, int i)
-{
-	return !(metrics_series(m, i)->where & (METRIC_NOT_CSV | METRIC_ONLY_OM));
-}
-
+/* The snapshot's JSON, leaving out the sources not asked for. after: the
+ * line before through memo was the sample before this one. */
 static void
-csv_header(const struct metric_set *m, FILE *out)
-{
-	fputs("time", out);
-	for (int i = 0; i < metrics_n_series(m); i++) {
-		if (!csv_has(m, i))
-			continue;
-		fputc(',', out);
-		csv_field(out, metrics_series(m, i)->column);
-	}
-	fputc('\n', out);
-}
-
-/*
- * The CSV columns, found once: the series of each and its decimals, and
- * a row's text, written with one fwrite. Most columns do not move from
- * one sample to the next: a run of values the same as the row before is
- * that row's text again, copied whole (at: where each column's ',' was in
- * it, and at[n] its '\n').
- */
-struct csv_cols {
-	int n;
-	int *ser;
-	int *decimals;
-	int64_t *last;		/* the row before's values */
-	size_t *at;
-	bool have_last;
-	char *row, *before;	/* this row's text and the one before's */
-};
-
-static int
-csv_cols_init(struct csv_cols *c, const struct metric_set *m)
-{
-	int n = metrics_n_series(m);
-	size_t size = ((size_t)n + 1) * (1 + FMT_NUM_MAX) + 1;
-
-	c->n = 0;
-	c->have_last = false;
-	c->ser = malloc(((size_t)n + 1) * sizeof(*c->ser));
-	c->decimals = malloc(((size_t)n + 1) * sizeof(*c->decimals));
-	c->last = malloc(((size_t)n + 1) * sizeof(*c->last));
-	c->at = malloc(((size_t)n + 1) * sizeof(*c->at));
-	/* "time", then ',' and a value per column, then '\n'. */
-	c->row = malloc(size);
-	c->before = malloc(size);
-	if (!c->ser || !c->decimals || !c->last || !c->at || !c->row || !c->before)
-		return -1;
-	for (int i = 0; i < n; i++)
-		if (csv_has(m, i)) {
-			c->ser[c->n] = i;
-			c->decimals[c->n++] = metrics_series(m, i)->decimals;
-		}
-	return 0;
-}
-
-static void
-csv_cols_free(struct csv_cols *c)
-{
-	free(c->ser);
-	free(c->decimals);
-	free(c->last);
-	free(c->at);
-	free(c->row);
-	free(c->before);
-}
-
-/* As metrics_format_value() writes them (no trailing zeros). */
-static char *
-csv_value(char *p, int64_t v, int decimals)
-{
-	return p + fmt_num_fixed(v, decimals < 0 || decimals > 9 ? 0 : decimals, true, p);
-}
-
-static void
-csv_row(struct csv_cols *c, double wall, const int64_t *v, FILE *out)
-{
-	char *row = c->row, *p = csv_value(row, arith_llround(wall * 1000), 3), *t;
-	int k = 0, e;
-
-	while (k < c->n) {
-		int64_t x = v[c->ser[k]];
-
-		/* The row before's text of columns k to e. */
-		if (c->have_last && x == c->last[k]) {
-			size_t from = c->at[k], to = (size_t)(p - row), len;
-
-			for (e = k + 1; e < c->n && v[c->ser[e]] == c->last[e]; e++)
-				;
-			len = c->at[e] - from;
-			memcpy(p, c->before + from, len);
-			for (; k < e; k++)
-				c->at[k] = c->at[k] - from + to;
-			p += len;
-			continue;
-		}
-		c->at[k] = (size_t)(p - row);
-		c->last[k] = x;
-		*p++ = ',';
-		if (x >= 0 && c->decimals[k] == 0)
-			p += fmt_num_u64((uint64_t)x, p);
-		else if (x != METRIC_NONE)
-			p = csv_value(p, x, c->decimals[k]);
-		k++;
-	}
-	c->at[c->n] = (size_t)(p - row);
-	*p++ = '\n';
-	fwrite(row, 1, (size_t)(p - row), out);
-	c->have_last = true;
-	t = c->before;
-	c->before = c->row;
-	c->row = t;
-}
-
-/* The snapshot's JSON, leaving out the sources not asked for. */
-static void
-json_line(struct tick *t, unsigned mask, struct sample_json_memo *memo, FILE *out)
+json_line(struct tick *t, unsigned mask, struct sample_json_memo *memo, bool after, FILE *out)
 {
 	struct sample *s = t->s;
 	struct source_status saved[SRC_COUNT];
 	enum probes_state probes = s->probes.state;
 	struct json j;
 
+	/* The names the memo holds are the sample before's, when it had them. */
+	memo->same_names = 0;
+	for (int i = 0; after && t->prev && i < SRC_COUNT; i++)
+		if ((t->same_shape & SRC_BIT(i)) && sample_has(t->prev, i))
+			memo->same_names |= SRC_BIT(i);
 	memcpy(saved, s->status, sizeof(saved));
 	if (!(mask & METRICS_SRC_PROBES))
 		s->probes.state = PROBES_NONE;
@@ -195,6 +65,115 @@ json_line(struct tick *t, unsigned mask, struct sample_json_memo *memo, FILE *ou
 	s->probes.state = probes;
 }
 
+/*
+ * JSON lines by workers (output/export-jobs.h): each reads the recording
+ * through a feed of its own, chunk by chunk; a line is its sample's alone.
+ */
+#define JSON_JOBS_MAX	16
+/* Samples a chunk holds at least: a recording's keyframes are 300 apart. */
+#define JSON_JOBS_CHUNK	300
+
+struct json_jobs {
+	const struct rec_reader *r;	/* the caller's, for its keyframes */
+	unsigned mask;
+	int n;
+	struct feed *f[JSON_JOBS_MAX];
+	struct sample_json_memo memo[JSON_JOBS_MAX];
+};
+
+static void
+json_jobs_chunk(void *arg, int w, size_t lo, size_t hi, FILE *out, struct export_tally *t)
+{
+	struct json_jobs *jj = arg;
+	struct feed *f = jj->f[w];
+
+	size_t last = SIZE_MAX;
+
+	for (size_t i = lo; i < hi; i++) {
+		if (feed_seek(f, i) < 0) {
+			if (!t->unread++)
+				snprintf(t->first_why, sizeof(t->first_why), "%s", f->why);
+			continue;
+		}
+		t->read++;
+		json_line(&f->tick, jj->mask, &jj->memo[w], i > lo && last == i - 1, out);
+		last = i;
+	}
+}
+
+/* At the keyframe at or before lo + JSON_JOBS_CHUNK, when it is after lo. */
+static size_t
+json_jobs_end(void *arg, size_t lo, size_t to)
+{
+	const struct json_jobs *jj = arg;
+	size_t e = lo + JSON_JOBS_CHUNK, k;
+
+	if (e >= to)
+		return to;
+	k = rec_reader_keyframe(jj->r, e);
+	return k > lo ? k : e;
+}
+
+static void
+json_jobs_close(struct json_jobs *jj)
+{
+	for (int w = 0; w < jj->n; w++) {
+		sample_json_memo_free(&jj->memo[w]);
+		feed_close(jj->f[w]);
+	}
+	jj->n = 0;
+}
+
+/*
+ * [from, to) of path by jobs workers to stdout; f is the caller's feed,
+ * which takes the damage the workers found. 0; 1 when they could not
+ * start (the caller exports alone); -errno, said, when writing failed.
+ */
+static int
+json_jobs_export(struct feed *f, const char *path, int jobs, unsigned mask, size_t from,
+		 size_t to, struct export_tally *t)
+{
+	static const struct export_jobs_ops ops = { .chunk = json_jobs_chunk, .end = json_jobs_end };
+	struct json_jobs *jj = calloc(1, sizeof(*jj));
+	char why[300];
+	int r = 1;
+
+	if (!jj)
+		return 1;
+	jj->r = replay_feed_replay(f)->r;
+	jj->mask = mask;
+	for (; jj->n < jobs; jj->n++) {
+		if (!(jj->f[jj->n] = replay_feed_open(path, why, sizeof(why))))
+			break;
+		if (sample_json_memo_init(&jj->memo[jj->n]) < 0) {
+			feed_close(jj->f[jj->n]);
+			break;
+		}
+	}
+	/* A worker or none: alone is as quick. */
+	if (jj->n > 1 && (r = export_jobs_run(jj->n, from, to, &ops, jj, STDOUT_FILENO, t)) < 0)
+		fprintf(stderr, "pagetop: export: writing: %s\n", strerror(-r));
+	for (int w = 0; r <= 0 && w < jj->n; w++)
+		if (rec_reader_damage_merge(replay_feed_replay(f)->r,
+					    replay_feed_replay(jj->f[w])->r) < 0) {
+			fprintf(stderr, "pagetop: out of memory\n");
+			r = -ENOMEM;
+		}
+	json_jobs_close(jj);
+	free(jj);
+	return r;
+}
+
+/* --jobs' default: the CPUs online, at most 4 (a day's JSON is written
+ * about as fast as 4 make it). */
+static int
+json_jobs_default(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 4 ? 4 : (int)n;
+}
+
 static int
 cmd_export_exec(int argc, char **argv)
 {
@@ -203,6 +182,7 @@ cmd_export_exec(int argc, char **argv)
 		{ "since", required_argument, NULL, 's' },
 		{ "until", required_argument, NULL, 'u' },
 		{ "source", required_argument, NULL, 'S' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -212,20 +192,22 @@ cmd_export_exec(int argc, char **argv)
 	struct metrics_input in;
 	struct metric_set *m = NULL;
 	struct export_om *om = NULL;
-	struct csv_cols cols = { 0 };
+	struct export_csv *csv = NULL;
 	struct sample_json_memo *memo = NULL;
 	struct export_write *wr = NULL;
 	FILE *dst = NULL;
 	int64_t *vals = NULL;
 	unsigned mask = 0;
 	size_t n, from, to;
-	bool built = false;
+	bool built = false, by_jobs = false;
 	char why[512], first_why[sizeof(f->why)] = "";
 	size_t read = 0, unread = 0, last_read = SIZE_MAX;
-	int c, status = 0;
+	int c, status = 0, jobs = json_jobs_default();
+	char *end;
+	long v;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hj:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			format = optarg;
@@ -241,6 +223,16 @@ cmd_export_exec(int argc, char **argv)
 				fprintf(stderr, "pagetop: export: unknown source '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
+			break;
+		case 'j':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 1 || v > JSON_JOBS_MAX) {
+				fprintf(stderr, "pagetop: export: --jobs: '%s' is not a number from 1 to %d\n",
+					optarg, JSON_JOBS_MAX);
+				return EXIT_USAGE;
+			}
+			jobs = (int)v;
 			break;
 		case 'h':
 			return cmd_opt_usage(&cmd_export_entry, true);
@@ -285,15 +277,7 @@ cmd_export_exec(int argc, char **argv)
 			goto out;
 		}
 	}
-	/* CSV and JSON lines go out through a writer of their own (with
-	 * stdout's buffer empty: nothing has gone to it). */
-	if (fmt != EXPORT_OPENMETRICS && (wr = export_write_new(STDOUT_FILENO)) &&
-	    !(dst = export_write_file(wr))) {
-		export_write_end(wr);
-		wr = NULL;
-	}
-	if (!dst)
-		dst = stdout;
+	dst = stdout;
 	if ((n = feed_count(f)) == 0) {
 		fprintf(stderr, "pagetop: %s: no samples\n", path);
 		status = 1;
@@ -303,6 +287,27 @@ cmd_export_exec(int argc, char **argv)
 	if ((status = cmd_opt_span("export", replay_feed_replay(f)->r, n, since, until, &from,
 				   &to)) != 0)
 		goto out;
+	if (fmt == EXPORT_JSON && jobs > 1 && from < to) {
+		struct export_tally t = { 0 };
+		int r = json_jobs_export(f, path, jobs, mask, from, to, &t);
+
+		if (r <= 0) {
+			read = t.read;
+			unread = t.unread;
+			snprintf(first_why, sizeof(first_why), "%s", t.first_why);
+			if (r < 0)
+				status = 1;
+			by_jobs = true;
+		}
+	}
+	/* CSV and JSON lines go out through a writer of their own (with
+	 * stdout's buffer empty: nothing has gone to it). */
+	if (fmt != EXPORT_OPENMETRICS && !by_jobs && (wr = export_write_new(STDOUT_FILENO)) &&
+	    !(dst = export_write_file(wr))) {
+		export_write_end(wr);
+		wr = NULL;
+		dst = stdout;
+	}
 	/* OpenMetrics keeps a series for every probe fallback pair of the
 	 * span, however late it first shows: the set is built once. */
 	for (size_t i = from; fmt == EXPORT_OPENMETRICS && i < to; i++)
@@ -310,7 +315,7 @@ cmd_export_exec(int argc, char **argv)
 			in = metrics_input_of(&f->tick);
 			metrics_note(m, &in);
 		}
-	for (size_t i = from; i < to; i++) {
+	for (size_t i = from; !by_jobs && i < to; i++) {
 		/* The first seek finds what is in force there: the kernel
 		 * events are counted from it on. */
 		if (feed_seek(f, i) < 0) {
@@ -322,7 +327,8 @@ cmd_export_exec(int argc, char **argv)
 		}
 		read++;
 		if (fmt == EXPORT_JSON) {
-			json_line(&f->tick, mask, memo, dst);
+			json_line(&f->tick, mask, memo, i > from && last_read == i - 1, dst);
+			last_read = i;
 			continue;
 		}
 		in = metrics_input_of(&f->tick);
@@ -336,14 +342,12 @@ cmd_export_exec(int argc, char **argv)
 		if (!built) {
 			if (metrics_build(m, &in, mask) < 0 ||
 			    !(vals = malloc(((size_t)metrics_n_series(m) + 1) * sizeof(*vals))) ||
-			    (fmt == EXPORT_CSV && csv_cols_init(&cols, m) < 0)) {
+			    (fmt == EXPORT_CSV && !(csv = export_csv_new(m, dst, jobs > 1)))) {
 				fprintf(stderr, "pagetop: out of memory\n");
 				status = 1;
 				goto out;
 			}
-			if (fmt == EXPORT_CSV)
-				csv_header(m, dst);
-			else if (!(om = export_om_new(m, why, sizeof(why)))) {
+			if (fmt == EXPORT_OPENMETRICS && !(om = export_om_new(m, why, sizeof(why)))) {
 				fprintf(stderr, "pagetop: export: %s\n", why);
 				status = 1;
 				goto out;
@@ -352,7 +356,7 @@ cmd_export_exec(int argc, char **argv)
 		}
 		metrics_values(m, &in, vals);
 		if (fmt == EXPORT_CSV)
-			csv_row(&cols, in.s->wall, vals, dst);
+			export_csv_row(csv, in.s->wall, vals);
 		else if (export_om_push(om, in.s->wall, vals, why, sizeof(why)) < 0) {
 			fprintf(stderr, "pagetop: export: %s\n", why);
 			status = 1;
@@ -367,6 +371,9 @@ cmd_export_exec(int argc, char **argv)
 			status = 1;
 		}
 	}
+	/* The rows formatted and put before the stream closes. */
+	export_csv_end(csv);
+	csv = NULL;
 	if (wr) {
 		int e = fclose(dst) != 0 ? -EIO : 0, w = export_write_end(wr);
 
@@ -390,12 +397,12 @@ cmd_export_exec(int argc, char **argv)
 	    from < to)
 		status = 1;
 out:
+	export_csv_end(csv);
 	if (wr) {
 		fclose(dst);
 		export_write_end(wr);
 	}
 	export_om_free(om);
-	csv_cols_free(&cols);
 	if (memo)
 		sample_json_memo_free(memo);
 	free(memo);

@@ -400,12 +400,29 @@ json_members_free(struct json_members *mm)
 	memset(mm, 0, sizeof(*mm));
 }
 
+/* Whether member x is held member h: its w bytes, or with at (the
+ * names known alike) its value alone. */
+static inline bool
+member_same(const unsigned char *x, const unsigned char *h, size_t at, size_t w)
+{
+	uint64_t a, b;
+
+	if (!at)
+		return memcmp(x, h, w) == 0;
+	memcpy(&a, x + at, sizeof(a));
+	memcpy(&b, h + at, sizeof(b));
+	return a == b;
+}
+
 bool
 json_members_u64(struct json *j, const char *key, struct json_members *mm, const void *e,
 		 size_t stride, int n)
 {
 	const unsigned char *p = e;
 	size_t w = mm->key_size + 8, start;
+	/* With the names known to be held, the bytes compared and kept are
+	 * the value's alone. */
+	size_t cmp_at = mm->names_held && n == mm->n ? mm->key_size : 0;
 	unsigned long flushes;
 	int held = mm->n, i = 0;
 	bool same = n == held;
@@ -430,12 +447,12 @@ json_members_u64(struct json *j, const char *key, struct json_members *mm, const
 		unsigned char *h = mm->held + (size_t)i * w;
 		uint64_t v;
 
-		if (i < held && memcmp(x, h, w) == 0) {
+		if (i < held && member_same(x, h, cmp_at, w)) {
 			size_t from = mm->at[i], to = j->len - start;
 			int r = i + 1;
 
 			while (r < held && r < n &&
-			       memcmp(p + (size_t)r * stride, mm->held + (size_t)r * w, w) == 0)
+			       member_same(p + (size_t)r * stride, mm->held + (size_t)r * w, cmp_at, w))
 				r++;
 			json_put(j, mm->text + from, mm->at[r] - from);
 			for (; i < r; i++)
@@ -444,7 +461,7 @@ json_members_u64(struct json *j, const char *key, struct json_members *mm, const
 			continue;
 		}
 		memcpy(&v, x + mm->key_size, sizeof(v));
-		if (i < held && memcmp(x, h, mm->key_size) == 0) {
+		if (i < held && (cmp_at || memcmp(x, h, mm->key_size) == 0)) {
 			/* The same name: its text again, then the value. */
 			size_t from = mm->at[i], k = mm->key_len[i];
 
@@ -459,7 +476,7 @@ json_members_u64(struct json *j, const char *key, struct json_members *mm, const
 			mm->key_len[i] = j->len - start - mm->at[i];
 			j->len += (size_t)fmt_num_u64(v, json_room(j, FMT_NUM_MAX));
 		}
-		memcpy(h, x, w);
+		memcpy(h + cmp_at, x + cmp_at, w - cmp_at);
 		i++;
 	}
 	mm->at[n] = j->len - start;

@@ -61,6 +61,10 @@ struct json_members {
 	size_t *at;		/* where each member's text starts; at[n]: the end */
 	size_t *key_len;	/* of each member's text, its comma, name and colon */
 	unsigned char *held;	/* each member's bytes, key_size + 8 */
+	/* Set by the caller before a write: the names are those of the
+	 * members held, in order (a recording's delta read in order), so
+	 * only the values are compared. */
+	bool names_held;
 };
 
 /*

@@ -247,6 +247,7 @@ json_fragmentation(struct json *j, const struct buddyinfo *bi)
 int
 sample_json_memo_init(struct sample_json_memo *m)
 {
+	m->same_names = 0;
 	counters_map_init(&m->counters);
 	if (json_members_init(&m->vm, MAX_VMSTAT, VMSTAT_NAME_LEN) < 0)
 		return -ENOMEM;
@@ -484,6 +485,10 @@ sample_json_at(struct json *j, const struct sample *s, const struct task_groups 
 		json_buddyinfo(j, &s->buddy);
 	if (sample_has(s, SRC_PAGETYPEINFO))
 		json_pagetypeinfo(j, &s->pti, pti_when != s->wall ? pti_when : NAN);
+	if (j->memo) {
+		j->memo->vm.names_held = j->memo->same_names & SRC_BIT(SRC_VMSTAT);
+		j->memo->mem.names_held = j->memo->same_names & SRC_BIT(SRC_MEMINFO);
+	}
 	if (sample_has(s, SRC_VMSTAT) && j->memo) {
 		json_reclaim(j, &s->vm, json_members_u64(j, "vmstat", &j->memo->vm, s->vm.e,
 							 sizeof(s->vm.e[0]), s->vm.n));

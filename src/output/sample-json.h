@@ -12,6 +12,10 @@
  * reclaim counters found through a map, not by name at every sample, and
  * the vmstat and meminfo objects written as the sample before's were. */
 struct sample_json_memo {
+	/* Set by the caller before a sample: SRC_BIT()s of the sources whose
+	 * names are those of the sample written last through this memo (a
+	 * recording read in order: the tick's same_shape). */
+	unsigned same_names;
 	struct counters_map counters;
 	struct json_members vm, mem;
 	/* Each zone's buddyinfo row, fragmentation and zoneinfo, and the

@@ -354,3 +354,29 @@ rec_reader_damage(const struct rec_reader *r, size_t *n)
 	*n = r->ndamage;
 	return r->damage;
 }
+
+static int
+damage_cmp(const void *a, const void *b)
+{
+	const struct rec_damage *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+int
+rec_reader_damage_merge(struct rec_reader *r, const struct rec_reader *src)
+{
+	for (size_t i = 0; i < src->ndamage; i++) {
+		const struct rec_damage *d = &src->damage[i];
+		size_t k = 0;
+
+		while (k < r->ndamage && r->damage[k].offset != d->offset)
+			k++;
+		if (k == r->ndamage &&
+		    !recfile_damage_add(r, d->offset, d->bytes, d->lost))
+			return -ENOMEM;
+	}
+	if (r->ndamage > 1)
+		qsort(r->damage, r->ndamage, sizeof(*r->damage), damage_cmp);
+	return 0;
+}

@@ -193,5 +193,11 @@ const struct rec_mark *rec_reader_marks(const struct rec_reader *r, size_t *n);
 const struct rec_gap *rec_reader_gaps(const struct rec_reader *r, size_t *n);
 const struct rec_damage *rec_reader_damage(const struct rec_reader *r,
     size_t *n);
+/* Adds the damage that src, another reader of the same file, found and r
+ * has not (the same offset), then orders r's list by offset: what
+ * workers that read parts of a file each found (export --jobs). 0, or
+ * -ENOMEM. */
+int rec_reader_damage_merge(struct rec_reader *r,
+    const struct rec_reader *src);
 
 #endif
