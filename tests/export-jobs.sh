@@ -33,6 +33,13 @@ same "json" $T/long.ptrec --format json
 check_eq "json: a line per sample" "$(wc -l < $T/one.out)" 1500
 check_eq "json: the lines in time order" "$(jq -r .time $T/one.out | sort -n | md5sum)" \
 	"$(jq -r .time $T/one.out | md5sum)"
+# Workers that share a scratch race: a blocked task's reason came out as
+# another's one run in three (a static struct stack). Five more runs of 4.
+for run in 1 2 3 4 5; do
+	$PAGETOP export $T/long.ptrec --format json --jobs 4 | md5sum
+done | sort | uniq -c > $T/runs
+check_eq "json: 5 runs of 4 jobs, each what one job writes" "$(cat $T/runs)" \
+	"      5 $(md5sum < $T/one.out)"
 # Written from the names and text of the sample before (the memo), vmstat,
 # meminfo and the reclaim counters are what dump writes afresh.
 $PAGETOP dump $T/long.ptrec --json > $T/dump.jsonl

@@ -101,7 +101,8 @@ task_groups_build(const struct tasks *t, const struct reasons *rs, double now,
 		if (!g) {
 			struct reason_match m;
 			static struct stack empty;	/* .bss, not .rodata: never backed */
-			static struct stack sc;
+			/* Each thread's own: export's workers build at once. */
+			static _Thread_local struct stack sc;
 			const struct stack *st = NULL;
 			struct task_group_memo *me = NULL;
 			/* A stack of no frames is matched by its wchan. */
