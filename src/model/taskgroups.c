@@ -101,8 +101,7 @@ task_groups_build(const struct tasks *t, const struct reasons *rs, double now,
 		if (!g) {
 			struct reason_match m;
 			static struct stack empty;	/* .bss, not .rodata: never backed */
-			/* Each thread's own: export's workers build at once. */
-			static _Thread_local struct stack sc;
+			static struct stack sc;	/* out->scratch's stand-in: one thread only */
 			const struct stack *st = NULL;
 			struct task_group_memo *me = NULL;
 			/* A stack of no frames is matched by its wchan. */
@@ -119,7 +118,7 @@ task_groups_build(const struct tasks *t, const struct reasons *rs, double now,
 				memcpy(g->reason, me->reason, sizeof(g->reason));
 			} else {
 				if (has)
-					st = tasks_stack(t, b->stack, &sc);
+					st = tasks_stack(t, b->stack, out->scratch ? out->scratch : &sc);
 				reasons_match(rs, st ? st : &empty, b->wchan, &m);
 				g->category = m.category;
 				snprintf(g->reason, sizeof(g->reason), "%s", m.reason ? m.reason : "?");

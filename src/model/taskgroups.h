@@ -38,6 +38,10 @@ struct task_groups {
 	 * over many samples is matched once, not at each (export). */
 	int n_memo, next_memo;
 	struct task_group_memo memo[TASK_GROUPS_MEMO];
+	/* Where a stack is unpacked to be matched: the builder's own (the
+	 * tick's; export's workers build at once), or NULL for a static one
+	 * that only one thread may use. */
+	struct stack *scratch;
 };
 
 enum task_groups_order { GROUPS_BY_COUNT, GROUPS_BY_LONGEST };

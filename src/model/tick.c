@@ -9,7 +9,8 @@ tick_init(struct tick *t, char *why, size_t size)
 {
 	memset(t, 0, sizeof(*t));
 	if (!(t->pti = calloc(1, sizeof(*t->pti))) || !(t->rs = calloc(1, sizeof(*t->rs))) ||
-	    !(t->groups = calloc(1, sizeof(*t->groups))) || !(t->cap = calloc(1, sizeof(*t->cap)))) {
+	    !(t->groups = calloc(1, sizeof(*t->groups))) || !(t->cap = calloc(1, sizeof(*t->cap))) ||
+	    !(t->groups->scratch = calloc(1, sizeof(*t->groups->scratch)))) {
 		tick_free(t);
 		return -ENOMEM;
 	}
@@ -22,6 +23,8 @@ tick_free(struct tick *t)
 {
 	free(t->pti);
 	free(t->rs);
+	if (t->groups)
+		free(t->groups->scratch);
 	free(t->groups);
 	free(t->cap);
 	t->cap = NULL;
