@@ -757,6 +757,34 @@ test_groups_memo(void)
 	}
 	tap_eq_int(bad, 0, "groups: 40 builds in a row, stacks and tables changing, each "
 		   "task's category and reason as matching now gives them");
+	/* Built into a scratch of its own, the same groups. */
+	{
+		static struct task_groups own;
+
+		own.scratch = malloc(sizeof(*own.scratch));
+		task_groups_build(&t, &sys, 0, &own);
+		tap_ok(own.scratch && groups_right(&t, &sys, &own) == 0 && own.n == gs.n,
+		       "groups: built through a scratch of the builder's own, the same");
+		free(own.scratch);
+	}
+	/* A copy of the groups alone sorts as the whole struct does. */
+	{
+		static struct task_groups whole, part;
+		bool same;
+
+		whole = gs;
+		memset(&part, 0xff, sizeof(part));
+		task_groups_copy(&part, &gs);
+		task_groups_sort(&whole, GROUPS_BY_COUNT);
+		task_groups_sort(&part, GROUPS_BY_COUNT);
+		same = part.n == whole.n && part.n_tasks == whole.n_tasks && part.n_memo == 0 &&
+		       !part.scratch &&
+		       memcmp(part.g, whole.g, (size_t)whole.n * sizeof(whole.g[0])) == 0 &&
+		       memcmp(part.of_task, whole.of_task,
+			      (size_t)whole.n_tasks * sizeof(whole.of_task[0])) == 0;
+		tap_ok(same && gs.n == 3, "groups: copied without the room past them, sorted as a whole "
+		       "copy is (3 groups, each task's)");
+	}
 	free(mine);
 }
 

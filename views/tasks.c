@@ -226,11 +226,11 @@ tasks_draw_list(const struct view_ctx *ctx, void *state)
 		draw_text(y++, ctx->x, ctx->cols, ST_WARN, "kernel stacks need root: reasons "
 			  "come from wchan alone, which is often 0 on recent kernels");
 	if (st->detail_tid) {
-		st->sorted = *ctx->groups;
+		task_groups_copy(&st->sorted, ctx->groups);
 		draw_detail(ctx, st, y);
 		return;
 	}
-	st->sorted = *ctx->groups;
+	task_groups_copy(&st->sorted, ctx->groups);
 	task_groups_sort(&st->sorted, st->order);
 	if (y < end)
 		draw_text(y++, ctx->x, ctx->cols, ST_TITLE, "%6s %8s  %-11s %s", "tasks",

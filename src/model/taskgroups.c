@@ -147,6 +147,18 @@ group_before(const struct task_group *a, const struct task_group *b, enum task_g
 }
 
 void
+task_groups_copy(struct task_groups *dst, const struct task_groups *src)
+{
+	dst->n = src->n < 0 ? 0 : src->n > TASKS_MAX_BLOCKED ? TASKS_MAX_BLOCKED : src->n;
+	memcpy(dst->g, src->g, (size_t)dst->n * sizeof(dst->g[0]));
+	dst->n_tasks = src->n_tasks < 0 ? 0 : src->n_tasks > TASKS_MAX_BLOCKED ? TASKS_MAX_BLOCKED :
+		       src->n_tasks;
+	memcpy(dst->of_task, src->of_task, (size_t)dst->n_tasks * sizeof(dst->of_task[0]));
+	dst->n_memo = dst->next_memo = 0;
+	dst->scratch = NULL;
+}
+
+void
 task_groups_sort(struct task_groups *gs, enum task_groups_order by)
 {
 	int map[TASKS_MAX_BLOCKED];

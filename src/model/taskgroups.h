@@ -50,6 +50,10 @@ enum task_groups_order { GROUPS_BY_COUNT, GROUPS_BY_LONGEST };
  * out is zeroed before its first build (it keeps matches between builds). */
 void task_groups_build(const struct tasks *t, const struct reasons *rs, double now,
 		       struct task_groups *out);
+/* src's groups and tasks into dst, without its memo or scratch: a copy
+ * to sort (the dashboard's every draw), of the few groups there are, not
+ * of the 33 KB of room. */
+void task_groups_copy(struct task_groups *dst, const struct task_groups *src);
 /* Sorts the groups, keeping of_task right. */
 void task_groups_sort(struct task_groups *gs, enum task_groups_order by);
 /* Why a task has no stack, in words: "it ran before its stack was read". */
