@@ -287,6 +287,9 @@ cmd_export_exec(int argc, char **argv)
 	if ((status = cmd_opt_span("export", replay_feed_replay(f)->r, n, since, until, &from,
 				   &to)) != 0)
 		goto out;
+	/* No more workers than chunks: a short span is one worker's. */
+	if (from < to && (to - from + JSON_JOBS_CHUNK - 1) / JSON_JOBS_CHUNK < (size_t)jobs)
+		jobs = (int)((to - from + JSON_JOBS_CHUNK - 1) / JSON_JOBS_CHUNK);
 	if (fmt == EXPORT_JSON && jobs > 1 && from < to) {
 		struct export_tally t = { 0 };
 		int r = json_jobs_export(f, path, jobs, mask, from, to, &t);
