@@ -73,6 +73,13 @@ check_match "... the damage said" "$(cat $T/one.err)" 'damaged at byte [0-9]+: [
 check_eq "... the rest written" "$(($(wc -l < $T/one.out) > 1000 && $(wc -l < $T/one.out) < 1500))" 1
 same "csv, damaged" $T/flip.ptrec --format csv
 
+# Keyframes 65,536 samples apart: a chunk runs to the next one, not 300
+# samples into the middle (whose worker would decode from the keyframe
+# before, chunk after chunk: 26 s for 2 jobs where one took 2.7).
+$MKREC_DENSE $T/dense.ptrec 70000 $REC
+same "json, keyframes far apart" $T/dense.ptrec --format json
+check_eq "... every sample" "$(wc -l < $T/one.out)" 70000
+
 if [ -w /dev/full ]; then
 	$PAGETOP export $T/long.ptrec --format json --jobs 2 > /dev/full 2> $T/full.err
 	check_eq "json by 2 jobs to a full disk: exit 1" "$?" 1

@@ -101,17 +101,30 @@ json_jobs_chunk(void *arg, int w, size_t lo, size_t hi, FILE *out, struct export
 	}
 }
 
-/* At the keyframe at or before lo + JSON_JOBS_CHUNK, when it is after lo. */
+/* At the keyframe at or before lo + JSON_JOBS_CHUNK when it is after lo,
+ * else at the first keyframe after lo: a chunk that starts between
+ * keyframes costs its worker the decoding from the one before. */
 static size_t
 json_jobs_end(void *arg, size_t lo, size_t to)
 {
 	const struct json_jobs *jj = arg;
-	size_t e = lo + JSON_JOBS_CHUNK, k;
+	size_t e = lo + JSON_JOBS_CHUNK, k, a, b;
 
 	if (e >= to)
 		return to;
-	k = rec_reader_keyframe(jj->r, e);
-	return k > lo ? k : e;
+	if ((k = rec_reader_keyframe(jj->r, e)) > lo)
+		return k;
+	/* The first i in (e, to) whose keyframe is after lo: keyframes
+	 * only grow with i. */
+	for (a = e + 1, b = to; a < b;) {
+		size_t m = a + (b - a) / 2;
+
+		if (rec_reader_keyframe(jj->r, m) > lo)
+			b = m;
+		else
+			a = m + 1;
+	}
+	return a;
 }
 
 static void
