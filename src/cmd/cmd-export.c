@@ -86,7 +86,6 @@ json_jobs_chunk(void *arg, int w, size_t lo, size_t hi, FILE *out, struct export
 {
 	struct json_jobs *jj = arg;
 	struct feed *f = jj->f[w];
-
 	size_t last = SIZE_MAX;
 
 	for (size_t i = lo; i < hi; i++) {
@@ -177,8 +176,8 @@ json_jobs_export(struct feed *f, const char *path, int jobs, unsigned mask, size
 	return r;
 }
 
-/* --jobs' default: the CPUs online, at most 4 (a day's JSON is written
- * about as fast as 4 make it). */
+/* --jobs' default: the CPUs online, at most 4: each worker holds a few
+ * MB of text, and one thread writes it all into the page cache. */
 static int
 json_jobs_default(void)
 {
