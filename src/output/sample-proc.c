@@ -86,8 +86,12 @@ print_pagetypeinfo(FILE *f, const struct pagetypeinfo *pti)
 			fprintf(f, "Pages per block:  %" PRIu64 "\n", pti->pages_per_block);
 		if (pti->pageblock_order >= 0 || pti->pages_per_block != 0)
 			fputc('\n', f);
-		/* Without a free row the header still says how many orders. */
-		if (has_free || (k == 0 && pti->n_free == 0 && pti->n_orders > 0)) {
+		/* Without a free row the header still says how many orders;
+		 * the block table's header follows it, rows or not, as the
+		 * parser wants a free table closed by one. */
+		bool free_header = has_free || (k == 0 && pti->n_free == 0 && pti->n_orders > 0);
+
+		if (free_header) {
 			fprintf(f, "%-43s ", "Free pages count per migrate type at order");
 			for (int o = 0; o < pti->n_orders; o++)
 				fprintf(f, "%6d ", o);
@@ -115,7 +119,7 @@ print_pagetypeinfo(FILE *f, const struct pagetypeinfo *pti)
 			}
 			fputc('\n', f);
 		}
-		if (has_free || has_node(pti->blocks, pti->n_blocks, node))
+		if (free_header || has_node(pti->blocks, pti->n_blocks, node))
 			print_blocks(f, pti, "Number of blocks type ", pti->blocks, pti->n_blocks,
 				     node);
 		if (pti->n_mixed)
