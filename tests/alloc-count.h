@@ -21,26 +21,28 @@ extern void *__libc_realloc(void *, size_t);
 /* The calling thread's: a worker's allocations (the task scan's libproc2
  * reader) are not the code under test's. */
 static _Thread_local long allocs;
+/* Set: the calling thread's allocations fail, as out of memory. */
+static _Thread_local int allocs_fail;
 
 void *
 malloc(size_t n)
 {
 	allocs++;
-	return __libc_malloc(n);
+	return allocs_fail ? NULL : __libc_malloc(n);
 }
 
 void *
 calloc(size_t n, size_t size)
 {
 	allocs++;
-	return __libc_calloc(n, size);
+	return allocs_fail ? NULL : __libc_calloc(n, size);
 }
 
 void *
 realloc(void *p, size_t n)
 {
 	allocs++;
-	return __libc_realloc(p, n);
+	return allocs_fail ? NULL : __libc_realloc(p, n);
 }
 #endif
 

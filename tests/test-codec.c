@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -1479,6 +1480,82 @@ test_live(void)
 	free(sizes);
 }
 
+#ifdef COUNT_ALLOCS
+/* A thread that cannot allocate the rules it keeps (test_unkept). */
+struct unkept_arg {
+	const struct sample *a, *b;
+	struct sample *out;
+	struct codec_stream *cs;
+	uint8_t *bytes;
+	ssize_t n;
+	long tried;
+	int r_plain, r_stream;
+	bool eq_plain, eq_stream;
+	char why[256];
+};
+
+static void *
+unkept_thread(void *p)
+{
+	struct unkept_arg *u = p;
+	struct parse_error err = { 0, "" };
+
+	allocs = 0;
+	allocs_fail = 1;
+	u->n = codec_encode(u->b, u->a, u->bytes, BUF_CAP);
+	u->r_plain = u->n > 0 ? codec_decode(u->bytes, (size_t)u->n, u->a, u->out, NULL, &err) : -1;
+	u->eq_plain = u->r_plain == 0 && sample_equal(u->b, u->out, u->why, sizeof(u->why));
+	u->r_stream = u->n > 0 ? codec_decode_stream(u->cs, u->bytes, (size_t)u->n, u->a, u->out,
+						     NULL, &err) : -1;
+	u->eq_stream = u->r_stream == 0 && sample_equal(u->b, u->out, u->why, sizeof(u->why));
+	allocs_fail = 0;
+	u->tried = allocs;
+	return NULL;
+}
+
+/* A thread with no memory for the rules it would keep codes the same
+ * bytes, resolving them at each call into room of the caller's (the
+ * stream's, or a frame of its own), not into room every thread has. */
+static void
+test_unkept(struct sampler *sp)
+{
+	struct sample *a = sample_new(), *b = sample_new(), *out = sample_new();
+	static uint8_t bytes[BUF_CAP];
+	struct unkept_arg u = { .a = a, .b = b, .out = out, .bytes = bytes };
+	pthread_t t;
+	ssize_t n;
+
+	root_live();
+	sampler_read(sp, a, SRC_ALL);
+	made_up(a);
+	*b = *a;
+	b->mono += 1;
+	b->wall += 1;
+	b->vm.e[vm_at(&b->vm, "nr_active_anon")].value += 1000;
+	b->vm.e[vm_at(&b->vm, "nr_zone_active_anon")].value += 1000;
+	b->mem.e[mem_at(&b->mem, "Active(anon)")].value += 4000;
+	b->mem.e[mem_at(&b->mem, "Active")].value += 4004;
+	n = codec_encode(b, a, buf, sizeof(buf));
+	u.cs = codec_stream_new();
+	if (u.cs == NULL || pthread_create(&t, NULL, unkept_thread, &u) != 0) {
+		printf("Bail out! codec_stream_new or pthread_create\n");
+		exit(1);
+	}
+	pthread_join(t, NULL);
+	tap_ok(u.tried > 0, "the thread's allocations failed (%ld tried)", u.tried);
+	tap_ok(n > 0 && u.n == n && memcmp(bytes, buf, (size_t)n) == 0,
+	       "encoded without kept rules: the same %zd bytes as with them", u.n);
+	if (!tap_ok(u.eq_plain && u.eq_stream,
+		    "decoded without them, alone (%d) and by a stream (%d): every field equal",
+		    u.r_plain, u.r_stream))
+		printf("#   %s\n", u.why);
+	codec_stream_free(u.cs);
+	free(a);
+	free(b);
+	free(out);
+}
+#endif
+
 /* The prediction rules compiled (predict_apply's ops) move each counter
  * as the rules applied one by one do: on this kernel's names, with
  * made-up values that go up, down and wrap, with and without the zones
@@ -1518,7 +1595,7 @@ test_predict_ops(struct sampler *sp)
 			ps.z = &b->zi;
 			ps.pz = &a->zi;
 		}
-		pr = predict_vmstat(&b->vm, &ps);
+		pr = predict_vmstat(&b->vm, &ps, NULL);
 		*slow = *pr;
 		slow->n_ops = -1;
 		*c = *b;
@@ -1541,7 +1618,7 @@ test_predict_ops(struct sampler *sp)
 		ps.m = &b->mem;
 		ps.pm = &a->mem;
 		ps.page_kb = pass == 3 ? 64 : 4;
-		pr = predict_meminfo(&b->mem, &ps);
+		pr = predict_meminfo(&b->mem, &ps, NULL);
 		*slow = *pr;
 		slow->n_ops = -1;
 		c->mem = b->mem;
@@ -1673,6 +1750,9 @@ main(void)
 	test_blocked_why(&sp);
 	test_v2(&sp);
 	test_predict_ops(&sp);
+#ifdef COUNT_ALLOCS
+	test_unkept(&sp);
+#endif
 	test_numr_add();
 	test_no_alloc(&sp);
 	sampler_free(&sp);

@@ -38,9 +38,49 @@ enc_predicted(uint64_t *pred, int n, const struct predict *pr,
 }
 
 /*
+ * The predictions where the thread cannot keep its rules (out of memory):
+ * resolved into room in a frame of its own, so that the 4 KB are on the
+ * stack only then, not below every coding thread's frames. ps's v or m
+ * (vm) and the sample before's are set.
+ */
+static __attribute__((noinline)) void
+enc_predicted_unkept(uint64_t *pred, int n, const struct predict_src *ps, bool vm)
+{
+	struct predict spare;
+
+	enc_predicted(pred, n, vm ? predict_vmstat(ps->v, ps, &spare) :
+				   predict_meminfo(ps->m, ps, &spare), ps);
+}
+
+/* The predictions for vmstat (vm) or meminfo, ps set as for that. */
+static void
+enc_predictions(uint64_t *pred, int n, const struct predict_src *ps, bool vm)
+{
+	const struct predict *pr = vm ? predict_vmstat(ps->v, ps, NULL) :
+					predict_meminfo(ps->m, ps, NULL);
+
+	if (pr)
+		enc_predicted(pred, n, pr, ps);
+	else
+		enc_predicted_unkept(pred, n, ps, vm);
+}
+
+/* The decoder's enc_predicted_unkept: the rules applied to the values
+ * from first, stride bytes apart. */
+static __attribute__((noinline)) void
+dec_apply_unkept(const struct predict_src *ps, uint64_t *first, size_t stride, bool vm)
+{
+	struct predict spare;
+
+	predict_apply(vm ? predict_vmstat(ps->v, ps, &spare) : predict_meminfo(ps->m, ps, &spare),
+		      ps, first, stride);
+}
+
+/*
  * The rules of a delta chunk: the stream's when they were resolved for the
  * sample before, whose names a delta has; else resolved (or the thread's
  * kept ones, after a compare of the names), and the stream keeps them.
+ * NULL where neither the stream nor the thread has room for them.
  */
 static const struct predict *
 dec_vm_rules(struct dec *d, const struct vmstat *v,
@@ -52,9 +92,10 @@ dec_vm_rules(struct dec *d, const struct vmstat *v,
 	if (cs != NULL && d->prev_last && cs->vp_ok &&
 	    cs->vp_zones == (ps->z != NULL))
 		return &cs->vp;
-	pr = predict_vmstat(v, ps);
+	pr = predict_vmstat(v, ps, cs != NULL ? &cs->vp : NULL);
 	if (cs != NULL) {
-		cs->vp = *pr;
+		if (pr != &cs->vp)
+			cs->vp = *pr;
 		cs->vp_ok = true;
 		cs->vp_zones = ps->z != NULL;
 	}
@@ -71,9 +112,10 @@ dec_mem_rules(struct dec *d, const struct meminfo *m,
 	if (cs != NULL && d->prev_last && cs->mp_ok &&
 	    cs->mp_with_v == (ps->v != NULL))
 		return &cs->mp;
-	pr = predict_meminfo(m, ps);
+	pr = predict_meminfo(m, ps, cs != NULL ? &cs->mp : NULL);
 	if (cs != NULL) {
-		cs->mp = *pr;
+		if (pr != &cs->mp)
+			cs->mp = *pr;
 		cs->mp_ok = true;
 		cs->mp_with_v = ps->v != NULL;
 	}
@@ -115,7 +157,7 @@ codec_enc_vm(struct wbuf *w, const struct vmstat *v, const struct vmstat *pv,
 	if (delta) {
 		ps->v = v;
 		ps->pv = pv;
-		enc_predicted(pred, v->n, predict_vmstat(v, ps), ps);
+		enc_predictions(pred, v->n, ps, true);
 	}
 	for (codec_nums_begin(&nw, w, delta, diffs); codec_nums_pass(&nw);) {
 		codec_num_s(&nw, v->skipped, delta ? pv->skipped : 0);
@@ -211,8 +253,10 @@ codec_dec_vm(struct dec *d, struct rbuf *r)
 			ps.z = &d->s->zi;
 			ps.pz = &d->prev->zi;
 		}
-		pr = dec_vm_rules(d, v, &ps);
-		predict_apply(pr, &ps, &v->e[0].value, sizeof(v->e[0]));
+		if ((pr = dec_vm_rules(d, v, &ps)) != NULL)
+			predict_apply(pr, &ps, &v->e[0].value, sizeof(v->e[0]));
+		else
+			dec_apply_unkept(&ps, &v->e[0].value, sizeof(v->e[0]), true);
 	}
 	d->vm_delta = delta;
 	return codec_field_done(r, d->err, "vmstat");
@@ -243,7 +287,7 @@ codec_enc_mem(struct wbuf *w, const struct meminfo *m, const struct meminfo *pm,
 	if (delta) {
 		ps->m = m;
 		ps->pm = pm;
-		enc_predicted(pred, m->n, predict_meminfo(m, ps), ps);
+		enc_predictions(pred, m->n, ps, false);
 	}
 	for (codec_nums_begin(&nw, w, delta, diffs); codec_nums_pass(&nw);) {
 		codec_num_s(&nw, m->skipped, delta ? pm->skipped : 0);
@@ -315,8 +359,10 @@ codec_dec_mem(struct dec *d, struct rbuf *r)
 		ps.m = m;
 		ps.pm = pm;
 		ps.page_kb = codec_page_kb(d->s->page_size);
-		pr = dec_mem_rules(d, m, &ps);
-		predict_apply(pr, &ps, &m->e[0].value, sizeof(m->e[0]));
+		if ((pr = dec_mem_rules(d, m, &ps)) != NULL)
+			predict_apply(pr, &ps, &m->e[0].value, sizeof(m->e[0]));
+		else
+			dec_apply_unkept(&ps, &m->e[0].value, sizeof(m->e[0]), false);
 	}
 	return codec_field_done(r, d->err, "meminfo");
 }

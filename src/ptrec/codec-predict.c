@@ -289,7 +289,9 @@ names_keep(struct names_kept *k, const char *base, size_t stride, size_t len,
 /* The rules last resolved, per thread. 80 KB: a static TLS block that
  * size is copied into every thread as it starts, whether it codes or
  * not, so a thread allocates its own at its first call, and frees it as
- * it ends. NULL (out of memory): resolved at each call. */
+ * it ends. Without one (out of memory) they are resolved at each call
+ * into the caller's spare: no room of its own in TLS either, whose
+ * every byte each thread gets zeroed as it starts. */
 struct kept {
 	struct names_kept vn;		/* predict_vmstat's */
 	bool zones;
@@ -300,8 +302,6 @@ struct kept {
 };
 
 static _Thread_local struct kept *kept_mine;
-/* Without one (out of memory): resolved at each call, into these. */
-static _Thread_local struct predict unkept_vp, unkept_mp;
 static pthread_key_t kept_key;
 static bool kept_key_ok;
 static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
@@ -331,7 +331,7 @@ kept_get(void)
 }
 
 const struct predict *
-predict_vmstat(const struct vmstat *v, const struct predict_src *src)
+predict_vmstat(const struct vmstat *v, const struct predict_src *src, struct predict *spare)
 {
 	struct kept *k = kept_get();
 	struct names vn;
@@ -341,9 +341,11 @@ predict_vmstat(const struct vmstat *v, const struct predict_src *src)
 		return &k->vp;
 	names_init(&vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n);
 	if (!k) {
-		predict_resolve(&unkept_vp, vm_rules, (int)(sizeof(vm_rules) / sizeof(vm_rules[0])),
-				&vn, &vn, NULL, src->z != NULL);
-		return &unkept_vp;
+		if (spare)
+			predict_resolve(spare, vm_rules,
+					(int)(sizeof(vm_rules) / sizeof(vm_rules[0])), &vn, &vn, NULL,
+					src->z != NULL);
+		return spare;
 	}
 	predict_resolve(&k->vp, vm_rules, (int)(sizeof(vm_rules) / sizeof(vm_rules[0])),
 			&vn, &vn, NULL, src->z != NULL);
@@ -353,7 +355,7 @@ predict_vmstat(const struct vmstat *v, const struct predict_src *src)
 }
 
 const struct predict *
-predict_meminfo(const struct meminfo *m, const struct predict_src *src)
+predict_meminfo(const struct meminfo *m, const struct predict_src *src, struct predict *spare)
 {
 	const struct vmstat *v = src->v;
 	struct kept *k = kept_get();
@@ -368,9 +370,11 @@ predict_meminfo(const struct meminfo *m, const struct predict_src *src)
 	if (v != NULL)
 		names_init(&vn, v->e[0].name, sizeof(v->e[0]), VMSTAT_NAME_LEN, v->n);
 	if (!k) {
-		predict_resolve(&unkept_mp, mem_rules, (int)(sizeof(mem_rules) / sizeof(mem_rules[0])),
-				&mn, v != NULL ? &vn : NULL, &mn, false);
-		return &unkept_mp;
+		if (spare)
+			predict_resolve(spare, mem_rules,
+					(int)(sizeof(mem_rules) / sizeof(mem_rules[0])), &mn,
+					v != NULL ? &vn : NULL, &mn, false);
+		return spare;
 	}
 	predict_resolve(&k->mp, mem_rules, (int)(sizeof(mem_rules) / sizeof(mem_rules[0])),
 			&mn, v != NULL ? &vn : NULL, &mn, false);

@@ -69,13 +69,15 @@ struct predict_src {
 
 /* The rules for vmstat counters v (a delta chunk: the previous sample's
  * names are the same); zoneinfo terms when src->z is set. The rules are
- * kept for the thread, valid until its next call. */
-const struct predict *predict_vmstat(const struct vmstat *v,
-				     const struct predict_src *src);
+ * kept for the thread, valid until its next call; where the thread
+ * cannot keep them (out of memory) they are resolved into spare, and
+ * with spare NULL there are none (NULL). */
+const struct predict *predict_vmstat(const struct vmstat *v, const struct predict_src *src,
+				     struct predict *spare);
 /* The rules for meminfo keys m; vmstat terms when src->v is set. Kept
  * likewise. */
-const struct predict *predict_meminfo(const struct meminfo *m,
-				      const struct predict_src *src);
+const struct predict *predict_meminfo(const struct meminfo *m, const struct predict_src *src,
+				      struct predict *spare);
 
 /* The change rule i predicts, from the values in src. Terms read the
  * values as they are now, so a decoder applies the rules in order, each
