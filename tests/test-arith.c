@@ -113,6 +113,24 @@ test_sqrt_exp_erfc(void)
 	       "erfc at z 2.576: p 0.01");
 }
 
+/* arith_popcount is __builtin_popcount without libgcc: every bit alone,
+ * none, all, and random words. */
+static void
+test_popcount(void)
+{
+	uint32_t x = 2463534242u;
+	int bad = 0;
+
+	for (int i = 0; i < 32; i++)
+		bad += arith_popcount(1u << i) != 1;
+	bad += arith_popcount(0) != 0 || arith_popcount(UINT32_MAX) != 32;
+	for (int i = 0; i < 100000; i++) {
+		x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+		bad += arith_popcount(x) != __builtin_popcount(x);
+	}
+	tap_ok(bad == 0, "popcount: each bit, none, all and 100,000 random words (%d off)", bad);
+}
+
 int
 main(void)
 {
@@ -121,5 +139,6 @@ main(void)
 	test_min_max();
 	test_log();
 	test_sqrt_exp_erfc();
+	test_popcount();
 	return tap_done();
 }

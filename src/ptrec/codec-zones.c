@@ -6,6 +6,7 @@
  */
 
 #include "ptrec/codec-int.h"
+#include "util/arith.h"
 #include "ptrec/codec-predict.h"
 
 #include <errno.h>
@@ -404,7 +405,7 @@ codec_dec_zi(struct dec *d, struct rbuf *r)
 	in_order = zi_in_order();
 	for (i = 0; i < z->n_zones; i++)
 		if (in_order)
-			n += (uint64_t)__builtin_popcount(z->zones[i].has &
+			n += (uint64_t)arith_popcount(z->zones[i].has &
 			    ((1u << ZI_NFIELDS) - 1));
 		else
 			for (k = 0; k < N_WIRE_ZI; k++)

@@ -24,6 +24,19 @@ arith_max(double a, double b)
 	return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
 }
 
+/* The bits set in x: __builtin_popcount() without -mpopcnt calls
+ * libgcc's __popcountdi2, which the linker puts past every object of
+ * the program, so the first call maps the 64 KB of text around it. */
+static inline int
+arith_popcount(uint32_t x)
+{
+	int n = 0;
+
+	for (; x != 0; x &= x - 1)
+		n++;
+	return n;
+}
+
 /* llround(): to nearest, halves away from zero. x - trunc(x) is exact, so
  * the comparison with 0.5 is too. |x| must be below 2^63. */
 static inline int64_t

@@ -57,6 +57,8 @@ crc32c_portable(uint32_t crc, const void *buf, size_t len)
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#include <stdbool.h>
 #include <string.h>
 
 __attribute__((target("sse4.2"))) static uint32_t
@@ -78,12 +80,26 @@ crc32c_sse42(uint32_t crc, const void *buf, size_t len)
 	return ~(uint32_t)c;
 }
 
+/* Asked of the CPU once (cpuid leaves the VM: not on every call), by
+ * <cpuid.h>, not __builtin_cpu_supports(): that links libgcc's cpuinfo,
+ * whose constructor runs in every pagetop from the far end of its text,
+ * keeping 64 KB of it resident for nothing (Makefile.am's link order). */
+static pthread_once_t sse42_once = PTHREAD_ONCE_INIT;
+static bool sse42;
+
+static void
+sse42_init(void)
+{
+	unsigned a, b, c, d;
+
+	sse42 = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSE4_2);
+}
+
 uint32_t
 crc32c(uint32_t crc, const void *buf, size_t len)
 {
-	/* A load of what libgcc's constructor found: cheap on every call. */
-	return __builtin_cpu_supports("sse4.2") ? crc32c_sse42(crc, buf, len) :
-	    crc32c_portable(crc, buf, len);
+	pthread_once(&sse42_once, sse42_init);
+	return sse42 ? crc32c_sse42(crc, buf, len) : crc32c_portable(crc, buf, len);
 }
 #else
 uint32_t
