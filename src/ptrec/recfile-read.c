@@ -7,6 +7,7 @@
  */
 
 #include "ptrec/recfile-int.h"
+#include "ptrec/zstd-dl.h"
 #include "util/wire.h"
 
 #include <sys/stat.h>
@@ -52,7 +53,10 @@ rec_reader_open(const char *path, char *why, size_t whylen)
 	    (r->name = strdup(path)) == NULL ||
 	    (r->dctx = ZSTD_createDCtx()) == NULL ||
 	    !recfile_times_init(r)) {
-		recfile_say(why, whylen, "%s: out of memory", path);
+		if (zstd_dl_why())
+			recfile_say(why, whylen, "%s: %s", path, zstd_dl_why());
+		else
+			recfile_say(why, whylen, "%s: out of memory", path);
 		goto fail;
 	}
 	r->fd = fd;

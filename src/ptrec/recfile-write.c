@@ -8,6 +8,7 @@
  */
 
 #include "ptrec/recfile-int.h"
+#include "ptrec/zstd-dl.h"
 #include "util/wire.h"
 
 #include <sys/stat.h>
@@ -327,7 +328,10 @@ writer_new(int fd, const char *name, const struct rec_header *h, char *why,
 	    (w->name = strdup(name)) == NULL ||
 	    (w->cctx = ZSTD_createCCtx()) == NULL ||
 	    !fbuf_room(w, sizeof(*h) + 256)) {
-		recfile_say(why, whylen, "%s: out of memory", name);
+		if (zstd_dl_why())
+			recfile_say(why, whylen, "%s: %s", name, zstd_dl_why());
+		else
+			recfile_say(why, whylen, "%s: out of memory", name);
 		goto fail;
 	}
 	w->fd = fd;
