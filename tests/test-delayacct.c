@@ -345,6 +345,35 @@ test_churn(void)
 	delayacct_close(d);
 }
 
+/* The index is hashed over a part that doubles as tasks come: every
+ * tid the default table holds, 12,288, asked twice, is found the second
+ * time, through each doubling. */
+static void
+test_grow(void)
+{
+	struct delayacct_ops ops = { churn_get, fake_enabled, NULL, &fk, NULL };
+	static int tids[12288];
+	struct delayacct *d;
+	int i, first = 0, again = 0;
+	char why[120];
+
+	memset(&fk, 0, sizeof(fk));
+	fk.enabled = 1;
+	d = delayacct_open_ops(&ops, 0, why, sizeof(why));
+	for (i = 0; i < 12288; i++)
+		tids[i] = 7 + i * 13;
+	for (i = 0; i < 12288; i += 96) {
+		read_tids(d, tids + i, 96);
+		first += out.first_seen;
+	}
+	tap_eq_int(first, 12288, "12,288 tasks come in 128 reads: each a first sight");
+	tap_eq_int(delayacct_held(d), 12288, "... all held");
+	read_tids(d, tids, 12288);
+	again = out.first_seen;
+	tap_eq_int(again, 0, "... asked again at once: each one found");
+	delayacct_close(d);
+}
+
 static void
 test_allocs(void)
 {
@@ -557,6 +586,7 @@ main(void)
 	test_top();
 	test_evict();
 	test_churn();
+	test_grow();
 	test_allocs();
 	test_decode();
 	test_ran();

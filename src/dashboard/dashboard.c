@@ -11,6 +11,7 @@
 #include "util/arith.h"
 #include "util/clock.h"
 #include "util/quit.h"
+#include "util/zero-map.h"
 #include "views/curses-vars.h"
 #include "views/draw.h"
 
@@ -582,7 +583,7 @@ dashboard_start(struct dashboard *d, char *err, size_t size)
 	history_set_reasons(d->h, f->tick.rs);
 	for (int i = 0; i < VIEW_COUNT; i++)
 		if (view_table[i]->state_size &&
-		    !(d->state[i] = calloc(1, view_table[i]->state_size))) {
+		    !(d->state[i] = zero_room(view_table[i]->state_size))) {
 			snprintf(err, size, "pagetop: out of memory");
 			return -1;
 		}
@@ -650,7 +651,7 @@ out:
 			fprintf(stderr, "pagetop: %s\n", why);
 	}
 	for (int i = 0; i < VIEW_COUNT; i++)
-		free(d.state[i]);
+		zero_room_free(d.state[i], view_table[i]->state_size);
 	free(d.rc);
 	free(d.rcb);
 	history_free(d.h);

@@ -46,7 +46,7 @@ history_new(size_t cap, size_t pti_cap, const struct sample *first)
 	h->region_size = (HIST_BLOCK * hist_entry_max(sh) + HIST_PAGE - 1) / HIST_PAGE * HIST_PAGE;
 	/* A slot for every entry whose bytes a block still holds: an entry
 	 * unpacks from its block's first, which may be older than cap. */
-	h->slot = calloc(h->n_blocks * HIST_BLOCK, sizeof(*h->slot));
+	h->slot = zero_map(h->n_blocks * HIST_BLOCK * sizeof(*h->slot));
 	h->bytes = zero_map(h->n_blocks * h->region_size);
 	h->enc = zero_map(sizeof(*h->enc));
 	h->cur = zero_map(sizeof(*h->cur));
@@ -74,7 +74,7 @@ history_free(struct history *h)
 {
 	if (!h)
 		return;
-	free(h->slot);
+	zero_unmap(h->slot, h->n_blocks * HIST_BLOCK * sizeof(*h->slot));
 	zero_unmap(h->bytes, h->n_blocks * h->region_size);
 	zero_unmap(h->enc, sizeof(*h->enc));
 	zero_unmap(h->cur, sizeof(*h->cur));

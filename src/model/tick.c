@@ -1,5 +1,7 @@
 #include "model/tick.h"
 
+#include "util/zero-map.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +10,12 @@ int
 tick_init(struct tick *t, char *why, size_t size)
 {
 	memset(t, 0, sizeof(*t));
-	if (!(t->pti = calloc(1, sizeof(*t->pti))) || !(t->rs = calloc(1, sizeof(*t->rs))) ||
-	    !(t->groups = calloc(1, sizeof(*t->groups))) || !(t->cap = calloc(1, sizeof(*t->cap))) ||
-	    !(t->groups->scratch = calloc(1, sizeof(*t->groups->scratch)))) {
+	/* Mapped, not calloc()ed: each is large and mostly unused (a few
+	 * blocked tasks' groups, a capture only at an event), and calloc()
+	 * clears reused heap memory whole, making every page resident. */
+	if (!(t->pti = zero_map(sizeof(*t->pti))) || !(t->rs = zero_map(sizeof(*t->rs))) ||
+	    !(t->groups = zero_map(sizeof(*t->groups))) || !(t->cap = zero_map(sizeof(*t->cap))) ||
+	    !(t->groups->scratch = zero_map(sizeof(*t->groups->scratch)))) {
 		tick_free(t);
 		return -ENOMEM;
 	}
@@ -21,12 +26,12 @@ tick_init(struct tick *t, char *why, size_t size)
 void
 tick_free(struct tick *t)
 {
-	free(t->pti);
-	free(t->rs);
+	zero_unmap(t->pti, sizeof(*t->pti));
+	zero_unmap(t->rs, sizeof(*t->rs));
 	if (t->groups)
-		free(t->groups->scratch);
-	free(t->groups);
-	free(t->cap);
+		zero_unmap(t->groups->scratch, sizeof(*t->groups->scratch));
+	zero_unmap(t->groups, sizeof(*t->groups));
+	zero_unmap(t->cap, sizeof(*t->cap));
 	t->cap = NULL;
 	t->pti = NULL;
 	t->rs = NULL;

@@ -49,12 +49,14 @@
 #include <linux/taskstats.h>
 
 #include "util/clock.h"
+#include "util/zero-map.h"
 
 #if TASKSTATS_VERSION < 12
 #error "needs <linux/taskstats.h> of version 12 or later (Linux 5.19 headers)"
 #endif
 
 #define SLOTS_DEFAULT	16384	/* 12,288 tasks held at most */
+#define USED_MIN	256	/* slots hashed over at first */
 #define SLOTS_MAX	65536	/* what the index's uint16_t numbers */
 #define SOFT_MIN	1024	/* held before the gone are first dropped */
 #define ENABLED_EVERY	2.0	/* s between reads of kernel.task_delayacct */
@@ -85,8 +87,8 @@ struct delayacct {
 	uint32_t gen;
 	uint32_t version, kinds;	/* of the last answer */
 	struct entry *e;	/* cap entries mapped, held used */
-	uint16_t *idx;		/* slots */
-	size_t slots, held, cap, soft, sweeps;
+	uint16_t *idx;		/* slots mapped, the first used in use */
+	size_t slots, used, held, cap, soft, sweeps;
 };
 
 /* The netlink side: the default ops' context. */
@@ -405,7 +407,10 @@ why_set(char *why, size_t size, int err)
  * (slots of uint16_t, linear probing, 0 empty, else the entry's number
  * plus one) is all that the hashing spreads over: 32 KB at the default,
  * where a table of the entries themselves made every page of its 1.5 MB
- * resident as soon as a few hundred tids had come and gone.
+ * resident as soon as a few hundred tids had come and gone. It is mapped
+ * too, and only its first used slots hashed over, doubled (and indexed
+ * anew) as the entries held pass three quarters of them: a box of a few
+ * hundred tasks touches 2 KB of it, not all 32.
  */
 
 static size_t
@@ -417,7 +422,7 @@ slot_of(int32_t tid, size_t mask)
 static struct entry *
 table_find(struct delayacct *d, int32_t tid)
 {
-	size_t mask = d->slots - 1, i = slot_of(tid, mask);
+	size_t mask = d->used - 1, i = slot_of(tid, mask);
 
 	while (d->idx[i] != 0) {
 		if (d->e[d->idx[i] - 1].tid == tid)
@@ -430,11 +435,19 @@ table_find(struct delayacct *d, int32_t tid)
 static void
 table_index(struct delayacct *d, size_t k)
 {
-	size_t mask = d->slots - 1, i;
+	size_t mask = d->used - 1, i;
 
 	for (i = slot_of(d->e[k].tid, mask); d->idx[i] != 0; i = (i + 1) & mask)
 		;
 	d->idx[i] = (uint16_t)(k + 1);
+}
+
+static void
+table_reindex(struct delayacct *d)
+{
+	memset(d->idx, 0, d->used * sizeof(*d->idx));
+	for (size_t k = 0; k < d->held; k++)
+		table_index(d, k);
 }
 
 /* Keeps the entries keep() says to, in their order, and indexes them
@@ -453,9 +466,7 @@ table_compact(struct delayacct *d, bool (*keep)(struct delayacct *,
 	if (to > from)
 		(void)madvise((char *)d->e + from, to - from, MADV_DONTNEED);
 	d->held = n;
-	memset(d->idx, 0, d->slots * sizeof(*d->idx));
-	for (k = 0; k < n; k++)
-		table_index(d, k);
+	table_reindex(d);
 }
 
 static bool
@@ -501,6 +512,10 @@ table_add(struct delayacct *d, int32_t tid)
 	}
 	if (d->held >= d->cap)
 		table_evict(d);
+	if ((d->held + 1) * 4 > d->used * 3 && d->used < d->slots) {
+		d->used *= 2;
+		table_reindex(d);
+	}
 	e = &d->e[d->held];
 	memset(e, 0, sizeof(*e));
 	e->tid = tid;
@@ -542,7 +557,7 @@ delayacct_open_ops(const struct delayacct_ops *ops, size_t slots, char *why,
 		return NULL;
 	}
 	if ((d = calloc(1, sizeof(*d))) == NULL ||
-	    (d->idx = calloc(slots, sizeof(*d->idx))) == NULL) {
+	    (d->idx = zero_map(slots * sizeof(*d->idx))) == NULL) {
 		free(d);
 		snprintf(why, size, "delay accounting: %s", strerror(ENOMEM));
 		return NULL;
@@ -552,12 +567,13 @@ delayacct_open_ops(const struct delayacct_ops *ops, size_t slots, char *why,
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (d->e == MAP_FAILED) {
 		snprintf(why, size, "delay accounting: %s", strerror(errno));
-		free(d->idx);
+		zero_unmap(d->idx, slots * sizeof(*d->idx));
 		free(d);
 		return NULL;
 	}
 	d->ops = *ops;
 	d->slots = slots;
+	d->used = slots < USED_MIN ? slots : USED_MIN;
 	d->soft = SOFT_MIN;
 	d->enabled_at = -1;
 	return d;
@@ -613,7 +629,7 @@ delayacct_close(struct delayacct *d)
 	if (d->ops.close != NULL)
 		d->ops.close(d->ops.ctx);
 	munmap(d->e, d->cap * sizeof(*d->e));
-	free(d->idx);
+	zero_unmap(d->idx, d->slots * sizeof(*d->idx));
 	free(d);
 }
 
