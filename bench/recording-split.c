@@ -119,7 +119,8 @@ main(int argc, char **argv)
 		{ 22, "vmstat (runs)" }, { 23, "meminfo (runs)" },
 		{ 24, "zoneinfo (runs)" }, { 25, "pressure (runs)" },
 		{ 27, "tasks (runs, stacks)" }, { 26, "differences, all" },
-		{ 28, "blocked tasks' why" }, { 29, "probes" }, { 30, "kernel log's more" },
+		{ 28, "blocked tasks' why" }, { 33, "probes" },
+		{ 30, "kernel log's more" },
 		{ 31, "delay accounting" }, { 32, "captures" },
 	};
 	const char *in = NULL, *out = NULL;

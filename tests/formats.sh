@@ -46,4 +46,17 @@ for src in buddyinfo pagetypeinfo vmstat meminfo pressure; do
 	$PAGETOP dump $b --source $src --at +34s > $TMPDIR_TEST/$src.1
 	check "2.0: $src as the kernel printed it" cmp $TMPDIR_TEST/$src.2 $TMPDIR_TEST/$src.1
 done
+# Format 2.2: the kernel probes in field 29, PROBES (tests/mkprobes over
+# the 2.1 fixture). Today's pagetop writes them as 2.3's PROBES2, its D
+# stacks by number against the previous sample's: the same mkprobes
+# samples written now must read as the 2.2 file, value by value.
+f=$R/format-2.2.ptrec
+$MKPROBES $R/format-2.1.ptrec $TMPDIR_TEST/p.ptrec > /dev/null
+check_match "2.2: opens, format 2.2" "$($PAGETOP dump $f --info)" 'format 2\.2\)'
+check_match "... mkprobes today writes 2.3" "$($PAGETOP dump $TMPDIR_TEST/p.ptrec --info)" 'format 2\.3\)'
+$PAGETOP dump $f --json | jq -c . > $TMPDIR_TEST/2.2.json
+$PAGETOP dump $TMPDIR_TEST/p.ptrec --json | jq -c . > $TMPDIR_TEST/2.3.json
+check_eq "2.2: 40 samples with D stacks" \
+	"$(jq -s '[.[] | select((.probes.dstacks | length) > 0)] | length' $TMPDIR_TEST/2.2.json)" 40
+check "2.2: every value as 2.3 writes the same samples" cmp $TMPDIR_TEST/2.2.json $TMPDIR_TEST/2.3.json
 done_testing

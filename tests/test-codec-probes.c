@@ -1,11 +1,14 @@
 /*
- * The kernel probes in a recording (field PROBES, format 2.2): every field
+ * The kernel probes in a recording (field PROBES2, format 2.3; PROBES,
+ * 2.2, read too): every field
  * of struct probes, each given a value of its own, decodes equal, whole
  * and as a delta (some counters up, some down, the tick's part all new),
  * and again after a new epoch; nothing is written when the probes are
  * off; crafted fields with counts and indexes out of range are refused
- * with a message, never written out of bounds; and the committed 2.2
- * fixture (tests/mkprobes over the 2.1 one) reads value by value.
+ * with a message, never written out of bounds; D stacks the previous
+ * sample had are written by number, smaller, and decode equal; and the
+ * committed 2.2 fixture (tests/mkprobes over the 2.1 one) reads value by
+ * value.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,18 +249,143 @@ test_round_trip(void)
 	free(db);
 }
 
-/* A frame by hand: FRAME, PAGE_SIZE, TIME, then PROBES with payload. */
+/* A frame by hand: FRAME, PAGE_SIZE, TIME, then field id (PROBES or
+ * PROBES2) with payload. */
 static size_t
-craft(uint8_t *out, bool delta, const uint8_t *payload, size_t len)
+craft_id(uint8_t *out, uint8_t id, bool delta, const uint8_t *payload, size_t len)
 {
 	size_t n = 0;
 
 	out[n++] = 1; out[n++] = 1; out[n++] = delta ? 1 : 0;
 	out[n++] = 3; out[n++] = 1; out[n++] = 0;
 	out[n++] = 2; out[n++] = 2; out[n++] = 0; out[n++] = 0;
-	out[n++] = 29; out[n++] = (uint8_t)len;
+	out[n++] = id; out[n++] = (uint8_t)len;
 	memcpy(out + n, payload, len);
 	return n + len;
+}
+
+static size_t
+craft(uint8_t *out, bool delta, const uint8_t *payload, size_t len)
+{
+	return craft_id(out, F_PROBES, delta, payload, len);
+}
+
+/* PROBES2's D stacks by hand, against a previous sample with one, the
+ * vfork stack of tid 100, comm kworker. Payload: flags, state, why,
+ * attached, missing, epoch, no cumulative entries, 3 longest, no tasks,
+ * then the stacks: count, total, total less max, ref ... */
+static void
+test_crafted2(void)
+{
+	static const struct {
+		const char *what;
+		bool delta;
+		uint8_t p[24];
+		size_t len;
+		const char *want;	/* in the message; NULL: decodes */
+	} c[] = {
+		{ "the previous sample's stack, its comm", true,
+		  { 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 5, 0, 2, 4 }, 17, NULL },
+		{ "the previous sample's stack, a comm of its own", true,
+		  { 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 5, 0, 1, 4, 2, 'c', 'c' },
+		  20, NULL },
+		{ "a stack past the previous sample's one", true,
+		  { 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 5, 0, 3, 4 }, 17,
+		  "count out of range" },
+		{ "the previous sample's stack, without DELTA", false,
+		  { 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 5, 0, 2, 4 }, 17,
+		  "count out of range" },
+		{ "a new stack, spelled out", false,
+		  { 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 5, 0, 0, 4, 1, 'x', 1, 0, 1, 'f' },
+		  23, NULL },
+	};
+	struct sample *s = new_sample(), *prev = new_sample();
+	struct parse_error err;
+	const struct probe_dstack *d = &s->probes.dstack[0];
+	uint8_t frame[80];
+	size_t i, n;
+	int rc;
+
+	prev->probes.state = PROBES_ON;
+	prev->probes.n_dstacks = 1;
+	prev->probes.dstack[0].last_tid = 100;
+	snprintf(prev->probes.dstack[0].last_comm, 16, "kworker");
+	prev->probes.dstack[0].stack.n = 2;
+	snprintf(prev->probes.dstack[0].stack.func[0], STACK_FUNC_LEN, "schedule");
+	snprintf(prev->probes.dstack[0].stack.func[1], STACK_FUNC_LEN, "wait_for_vfork_done");
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		n = craft_id(frame, F_PROBES2, c[i].delta, c[i].p, c[i].len);
+		memset(&err, 0, sizeof(err));
+		rc = codec_decode(frame, n, c[i].delta ? prev : NULL, s, NULL, &err);
+		if (c[i].want != NULL) {
+			tap_ok(rc < 0 && strstr(err.msg, c[i].want) != NULL &&
+			    strstr(err.msg, "probes") != NULL,
+			    "PROBES2 crafted, %s: refused: %s", c[i].what, err.msg);
+			continue;
+		}
+		tap_ok(rc == 0 && s->probes.n_dstacks == 1 && d->count == 1 &&
+		    d->total_ns == 5 && d->max_ns == 5,
+		    "PROBES2 crafted, %s: decodes, one sleep of 5 ns (%s)", c[i].what, err.msg);
+		if (i == 0)
+			tap_ok(d->last_tid == 102 && strcmp(d->last_comm, "kworker") == 0 &&
+			    d->stack.n == 2 && strcmp(d->stack.func[1], "wait_for_vfork_done") == 0,
+			    "... tid 100 + 2, kworker's, its two frames");
+		else if (i == 1)
+			tap_ok(d->last_tid == 102 && strcmp(d->last_comm, "cc") == 0 &&
+			    d->stack.n == 2, "... tid 102, comm cc, the two frames");
+		else
+			tap_ok(d->last_tid == 2 && strcmp(d->last_comm, "x") == 0 &&
+			    d->stack.n == 1 && strcmp(d->stack.func[0], "f") == 0,
+			    "... tid 2, comm x, its frame f");
+	}
+	free(s);
+	free(prev);
+}
+
+/* The D stacks of a tick like the one before: written by their number
+ * there, with the comm when it is the same, and the tids as changes. */
+static void
+test_stack_refs(void)
+{
+	struct sample *a = new_sample(), *b = new_sample(), *c = new_sample();
+	struct sample *da = new_sample(), *db = new_sample();
+	struct parse_error err;
+	ssize_t same, moved;
+
+	fill(&a->probes, 1);
+	*b = *a;
+	b->mono = 101;
+	/* The same stacks in another order, other counts and times, one
+	 * with another comm, one with a tid far off. */
+	for (int i = 0; i < PROBE_TOP_STACKS; i++) {
+		b->probes.dstack[i] = a->probes.dstack[PROBE_TOP_STACKS - 1 - i];
+		b->probes.dstack[i].count = 1 + (uint32_t)i;
+		b->probes.dstack[i].total_ns = 1000000u * (uint64_t)(i + 1);
+		b->probes.dstack[i].max_ns = i % 2 ? b->probes.dstack[i].total_ns :
+		    b->probes.dstack[i].total_ns + 77;	/* above its total */
+	}
+	snprintf(b->probes.dstack[3].last_comm, sizeof(b->probes.dstack[3].last_comm), "other");
+	b->probes.dstack[5].last_tid = INT32_MIN;
+	same = codec_encode(a, NULL, buf, CAP);
+	tap_ok(same > 0 && codec_decode(buf, (size_t)same, NULL, da, NULL, &err) == 0 &&
+	    differs(&a->probes, &da->probes) < 0, "a tick of 16 D stacks, whole");
+	same = codec_encode(b, a, buf, CAP);
+	tap_ok(same > 0 && codec_decode(buf, (size_t)same, da, db, NULL, &err) == 0 &&
+	    differs(&b->probes, &db->probes) < 0,
+	    "the previous sample's stacks, reordered: every field equal (%s)", err.msg);
+	/* The same tick with stacks the previous sample did not have. */
+	*c = *a;
+	for (int i = 0; i < PROBE_TOP_STACKS; i++)
+		for (int f = 0; f < c->probes.dstack[i].stack.n; f++)
+			c->probes.dstack[i].stack.func[f][0] ^= 1;
+	moved = codec_encode(b, c, buf, CAP);
+	tap_ok(same > 0 && moved > 0 && same + 300 < moved,
+	    "... %zd bytes, %zd with none of them in the previous sample", same, moved);
+	free(a);
+	free(b);
+	free(c);
+	free(da);
+	free(db);
 }
 
 static void
@@ -418,6 +546,8 @@ main(void)
 {
 	test_round_trip();
 	test_crafted();
+	test_crafted2();
+	test_stack_refs();
 	test_fixture();
 	return tap_done();
 }

@@ -736,6 +736,8 @@ test_pti_every(void)
 		  1796013311253514LL, 1, 0, 40, 4 },
 		{ "format-2.1.ptrec", 2, 1, "vm", "6.18.44-fc-v669",
 		  1796013311253514LL, 1, 10, 40, 4 },
+		{ "format-2.2.ptrec", 2, 2, "vm", "6.18.44-fc-v669",
+		  1796013311253514LL, 1, 10, 40, 0 },	/* tests/mkprobes */
 	};
 	struct rec_reader *r, *old;
 	const struct rec_header *hp;

@@ -48,6 +48,7 @@ enum codec_field {
 	F_KMSG_MORE = 30,	/* of each kernel log event: times printed, device */
 	F_DELAYS = 31,		/* delay accounting (format 2.2) */
 	F_CAPTURE = 32,		/* a capture at an event (format 2.2) */
+	F_PROBES2 = 33,		/* 29 with the D stacks against the previous sample's (2.3) */
 };
 
 #define DELTA		0x1u	/* frame and chunk flags */
@@ -360,12 +361,13 @@ int codec_dec_delays(struct dec *d, struct rbuf *r);
 void codec_enc_capture(struct wbuf *w, const struct capture *c);
 int codec_dec_capture(struct dec *d, struct rbuf *r);
 
-/* codec-probes.c: PROBES (29), written when the state is not NONE. */
+/* codec-probes.c: PROBES2 (33), written when the state is not NONE; PROBES
+ * (29, format 2.2) is read too (probes2 false). */
 size_t codec_probes_cum_count(void);
 bool codec_probes_sane(const struct probes *p);
 bool codec_probes_delta_ok(const struct probes *p, const struct probes *pp);
 void codec_enc_probes(struct wbuf *w, const struct probes *p,
     const struct probes *pp);
-int codec_dec_probes(struct dec *d, struct rbuf *r);
+int codec_dec_probes(struct dec *d, struct rbuf *r, bool probes2);
 
 #endif

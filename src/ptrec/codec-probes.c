@@ -12,6 +12,7 @@
 #include "ptrec/codec-int.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 /* The cumulative vector: spans of uint64_t in struct probes, in order. */
@@ -156,6 +157,28 @@ enc_frame(struct wbuf *w, const char **seen, int *n_seen, const char *name)
 		seen[(*n_seen)++] = name;
 }
 
+/* The number of the previous sample's D stack with d's frames, or -1. */
+static int
+prev_dstack(const struct probes *pp, const struct probe_dstack *d)
+{
+	int j, f;
+
+	for (j = 0; j < pp->n_dstacks; j++) {
+		if (pp->dstack[j].stack.n != d->stack.n)
+			continue;
+		for (f = 0; f < d->stack.n; f++)
+			if (strncmp(pp->dstack[j].stack.func[f], d->stack.func[f],
+			    STACK_FUNC_LEN) != 0)
+				break;
+		if (f == d->stack.n)
+			return j;
+	}
+	return -1;
+}
+
+/* PROBES2: with DELTA (pp), a D stack the previous sample had is written
+ * as its number there. The longest of a task or stack is written as its
+ * difference from the total: 0 when it slept once (most do). */
 void
 codec_enc_probes(struct wbuf *w, const struct probes *p,
     const struct probes *pp)
@@ -163,7 +186,8 @@ codec_enc_probes(struct wbuf *w, const struct probes *p,
 	const char *seen[N_INTERN];
 	const struct probe_task *t;
 	const struct probe_dstack *d;
-	int i, f, n_seen = 0;
+	int i, f, k, n_seen = 0;
+	bool same;
 
 	codec_put_u(w, pp != NULL ? DELTA : 0);
 	codec_put_u(w, (uint64_t)p->state);
@@ -183,14 +207,27 @@ codec_enc_probes(struct wbuf *w, const struct probes *p,
 		codec_put_str(w, t->comm, sizeof(t->comm));
 		codec_put_u(w, t->count);
 		codec_put_u(w, t->total_ns);
-		codec_put_u(w, t->max_ns);
+		codec_put_s(w, (int64_t)(t->total_ns - t->max_ns));
 	}
 	codec_put_u(w, (uint64_t)p->n_dstacks);
 	for (i = 0; i < p->n_dstacks; i++) {
 		d = &p->dstack[i];
 		codec_put_u(w, d->count);
 		codec_put_u(w, d->total_ns);
-		codec_put_u(w, d->max_ns);
+		codec_put_s(w, (int64_t)(d->total_ns - d->max_ns));
+		/* Most D stacks slept in the previous tick too (4 in 5 under a
+		 * build): named by its number there, the comm with them. */
+		k = pp != NULL ? prev_dstack(pp, d) : -1;
+		if (k >= 0) {
+			same = strncmp(d->last_comm, pp->dstack[k].last_comm,
+			    sizeof(d->last_comm)) == 0;
+			codec_put_u(w, (uint64_t)k * 2 + 1 + same);
+			codec_put_s(w, (int64_t)d->last_tid - pp->dstack[k].last_tid);
+			if (!same)
+				codec_put_str(w, d->last_comm, sizeof(d->last_comm));
+			continue;
+		}
+		codec_put_u(w, 0);
 		codec_put_s(w, d->last_tid);
 		codec_put_str(w, d->last_comm, sizeof(d->last_comm));
 		codec_put_u(w, (uint64_t)d->stack.n);
@@ -268,14 +305,58 @@ dec_frame(struct rbuf *r, const char **seen, int *n_seen, char *dst)
 	return true;
 }
 
+/* A longest: in PROBES as it is, in PROBES2 as the total less it. */
 static bool
-dec_tick(struct rbuf *r, struct probes *p)
+dec_max(struct rbuf *r, bool probes2, uint64_t total, uint64_t *max)
+{
+	if (!probes2) {
+		*max = codec_get_u(r);
+		return !r->bad;
+	}
+	*max = total - (uint64_t)codec_get_s(r);
+	return !r->bad;
+}
+
+/* A D stack of PROBES2 after its count and times: the previous sample's
+ * (pp, with DELTA) by number, or spelled out as in PROBES. */
+static bool
+dec_dstack_ref(struct rbuf *r, const struct probes *pp, struct probe_dstack *d,
+    bool *spelled)
+{
+	const struct probe_dstack *ref;
+	uint64_t v = codec_get_u(r);
+	int64_t tid;
+
+	*spelled = v == 0;
+	if (r->bad || v == 0)
+		return !r->bad;
+	if (pp == NULL || (v - 1) / 2 >= (uint64_t)pp->n_dstacks)
+		return false;
+	ref = &pp->dstack[(v - 1) / 2];
+	tid = (int64_t)ref->last_tid + codec_get_s(r);
+	if (r->bad || tid < INT32_MIN || tid > INT32_MAX)
+		return false;
+	d->last_tid = (int32_t)tid;
+	if ((v - 1) % 2 == 1)
+		memcpy(d->last_comm, ref->last_comm, sizeof(d->last_comm));
+	else if (!codec_get_str(r, d->last_comm, sizeof(d->last_comm)))
+		return false;
+	d->stack.n = ref->stack.n;
+	memcpy(d->stack.func, ref->stack.func,
+	    (size_t)ref->stack.n * sizeof(d->stack.func[0]));
+	return true;
+}
+
+static bool
+dec_tick(struct rbuf *r, struct probes *p, const struct probes *pp,
+    bool probes2)
 {
 	const char *seen[N_INTERN];
 	struct probe_task *t;
 	struct probe_dstack *d;
 	uint64_t kinds;
 	int i, f, n_seen = 0;
+	bool spelled = true;
 
 	for (i = 0; i < STALL_KIND_COUNT; i++)
 		p->stall[i].tick_max_ns = codec_get_u(r);
@@ -290,7 +371,8 @@ dec_tick(struct rbuf *r, struct probes *p)
 			return false;
 		t->kinds = (uint8_t)kinds;
 		t->total_ns = codec_get_u(r);
-		t->max_ns = codec_get_u(r);
+		if (!dec_max(r, probes2, t->total_ns, &t->max_ns))
+			return false;
 	}
 	if (!codec_get_int(r, PROBE_TOP_STACKS, &p->n_dstacks))
 		return false;
@@ -299,7 +381,11 @@ dec_tick(struct rbuf *r, struct probes *p)
 		if (!dec_str_u32(r, &d->count))
 			return false;
 		d->total_ns = codec_get_u(r);
-		d->max_ns = codec_get_u(r);
+		if (!dec_max(r, probes2, d->total_ns, &d->max_ns) ||
+		    (probes2 && !dec_dstack_ref(r, pp, d, &spelled)))
+			return false;
+		if (!spelled)
+			continue;
 		if (!dec_tid(r, &d->last_tid) ||
 		    !codec_get_str(r, d->last_comm, sizeof(d->last_comm)) ||
 		    !codec_get_int(r, PROBE_STACK_FRAMES, &d->stack.n))
@@ -312,7 +398,7 @@ dec_tick(struct rbuf *r, struct probes *p)
 }
 
 int
-codec_dec_probes(struct dec *d, struct rbuf *r)
+codec_dec_probes(struct dec *d, struct rbuf *r, bool probes2)
 {
 	const struct probes *pp = d->prev != NULL ? &d->prev->probes : NULL;
 	struct probes *p = &d->s->probes;
@@ -349,7 +435,7 @@ codec_dec_probes(struct dec *d, struct rbuf *r)
 	if (!dec_cum(r, p, delta))
 		return codec_fail(d->err, "probes: cumulative figures: an "
 		    "index out of range, cut short or malformed");
-	if (!dec_tick(r, p))
+	if (!dec_tick(r, p, delta ? pp : NULL, probes2))
 		return codec_fail(d->err, "probes: this tick's tasks or "
 		    "stacks: a count out of range, cut short or malformed");
 	return codec_field_done(r, d->err, "probes");

@@ -250,7 +250,7 @@ codec_encode(const struct sample *s, const struct sample *prev, uint8_t *buf,
 		}
 	}
 	if (s->probes.state != PROBES_NONE) {
-		start = codec_field_begin(&w, F_PROBES);
+		start = codec_field_begin(&w, F_PROBES2);
 		codec_enc_probes(&w, &s->probes, p != NULL &&
 		    codec_probes_delta_ok(&s->probes, &p->probes) ?
 		    &p->probes : NULL);
@@ -404,10 +404,11 @@ dec_field(struct dec *d, uint64_t id, struct rbuf *r, unsigned *seen_status)
 		d->sensors = true;
 		return codec_dec_sensors(d, r);
 	case F_PROBES:
+	case F_PROBES2:
 		if (d->probes)
 			return codec_fail(d->err, "probes: twice");
 		d->probes = true;
-		return codec_dec_probes(d, r);
+		return codec_dec_probes(d, r, id == F_PROBES2);
 	case F_DELAYS:
 		if (d->delays)
 			return codec_fail(d->err, "delays: twice");

@@ -24,7 +24,7 @@
 
 #define REC_MAJOR		2	/* written; 1.x is read too, a newer
 					 * major refused */
-#define REC_MINOR		2	/* newer minors are read */
+#define REC_MINOR		3	/* newer minors are read */
 #define REC_SAMPLE_MAX		(1u << 20)	/* bytes */
 #define REC_MARK_MAX		255	/* bytes of a mark's text */
 #define REC_KEYFRAME_EVERY	60	/* advice: bounds a seek */

@@ -178,8 +178,11 @@ run(const uint8_t *data, size_t len)
 static void
 make(fuzz_emit_fn *emit, void *ctx)
 {
+	/* 2.2's has the probes: their D stacks, by number against the
+	 * previous sample's when encoded as a delta. */
 	static const char *const files[] = { "tests/fixtures/recordings/format-1.0.ptrec",
-					     "data/sample-build-6.18.ptrec" };
+					     "data/sample-build-6.18.ptrec",
+					     "tests/fixtures/recordings/format-2.2.ptrec" };
 	static uint8_t in[2 * REC_SAMPLE_MAX + 3];
 	char path[4096], why[300], name[4200];
 	struct replay *rp;
