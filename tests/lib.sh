@@ -48,7 +48,40 @@ make_root() {
 # The dashboard in tmux, on a server of our own so nothing else is touched.
 TMUX_SOCK=pagetop-test-$$
 tm() { tmux -L "$TMUX_SOCK" "$@"; }
-tmux_cleanup() { tm kill-server 2>/dev/null; rm -rf "$TMPDIR_TEST"; }
+# descendants PID...: every process under them, children first found.
+descendants() {
+	for d in "$@"; do
+		for c in $(pgrep -P "$d" 2>/dev/null); do
+			echo "$c"
+			descendants "$c"
+		done
+	done
+}
+# What still runs in the panes is asked to quit (SIGTERM, pagetop's clean
+# quit) and waited for, at most 10 s, while its terminal is still there;
+# then the server goes, and anything left is killed. A hangup in the
+# middle of a sanitizer build's leak check at exit left it spinning, a CPU
+# each, for the rest of the run.
+alive() {
+	for a in "$@"; do
+		kill -0 "$a" 2>/dev/null && echo "$a"
+	done
+}
+tmux_cleanup() {
+	left=$(descendants $(tm list-panes -a -F '#{pane_pid}' 2>/dev/null))
+	if [ -n "$left" ]; then
+		kill -TERM $left 2>/dev/null
+		i=0
+		while [ $i -lt 100 ] && [ -n "$(alive $left)" ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		left=$(alive $left)
+	fi
+	tm kill-server 2>/dev/null
+	[ -z "$left" ] || kill -KILL $left 2>/dev/null
+	rm -rf "$TMPDIR_TEST"
+}
 trap tmux_cleanup EXIT
 # tmux_start NAME COLS ROWS COMMAND: runs COMMAND (a shell string) in a new
 # session; the pane stays after the command exits so its last screen and
