@@ -350,7 +350,7 @@ test_stack_refs(void)
 	struct sample *a = new_sample(), *b = new_sample(), *c = new_sample();
 	struct sample *da = new_sample(), *db = new_sample();
 	struct parse_error err;
-	ssize_t same, moved;
+	ssize_t whole, same, moved;
 
 	fill(&a->probes, 1);
 	*b = *a;
@@ -366,8 +366,8 @@ test_stack_refs(void)
 	}
 	snprintf(b->probes.dstack[3].last_comm, sizeof(b->probes.dstack[3].last_comm), "other");
 	b->probes.dstack[5].last_tid = INT32_MIN;
-	same = codec_encode(a, NULL, buf, CAP);
-	tap_ok(same > 0 && codec_decode(buf, (size_t)same, NULL, da, NULL, &err) == 0 &&
+	whole = codec_encode(a, NULL, buf, CAP);
+	tap_ok(whole > 0 && codec_decode(buf, (size_t)whole, NULL, da, NULL, &err) == 0 &&
 	    differs(&a->probes, &da->probes) < 0, "a tick of 16 D stacks, whole");
 	same = codec_encode(b, a, buf, CAP);
 	tap_ok(same > 0 && codec_decode(buf, (size_t)same, da, db, NULL, &err) == 0 &&

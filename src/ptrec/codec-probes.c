@@ -309,11 +309,7 @@ dec_frame(struct rbuf *r, const char **seen, int *n_seen, char *dst)
 static bool
 dec_max(struct rbuf *r, bool probes2, uint64_t total, uint64_t *max)
 {
-	if (!probes2) {
-		*max = codec_get_u(r);
-		return !r->bad;
-	}
-	*max = total - (uint64_t)codec_get_s(r);
+	*max = probes2 ? total - (uint64_t)codec_get_s(r) : codec_get_u(r);
 	return !r->bad;
 }
 

@@ -563,9 +563,7 @@ delayacct_open_ops(const struct delayacct_ops *ops, size_t slots, char *why,
 		return NULL;
 	}
 	d->cap = slots / 4 * 3;
-	d->e = mmap(NULL, d->cap * sizeof(*d->e), PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (d->e == MAP_FAILED) {
+	if ((d->e = zero_map(d->cap * sizeof(*d->e))) == NULL) {
 		snprintf(why, size, "delay accounting: %s", strerror(errno));
 		zero_unmap(d->idx, slots * sizeof(*d->idx));
 		free(d);
@@ -628,7 +626,7 @@ delayacct_close(struct delayacct *d)
 		return;
 	if (d->ops.close != NULL)
 		d->ops.close(d->ops.ctx);
-	munmap(d->e, d->cap * sizeof(*d->e));
+	zero_unmap(d->e, d->cap * sizeof(*d->e));
 	zero_unmap(d->idx, d->slots * sizeof(*d->idx));
 	free(d);
 }
