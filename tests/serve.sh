@@ -226,6 +226,24 @@ kill $lpid 2>/dev/null
 wait $lpid 2>/dev/null
 pids=${pids% $lpid}
 
+# A burst that comes while the server is descheduled waits in the listen
+# queue rather than crowding a scrape out: the server stopped, 200
+# connections, then a scrape, and the server goes on 0.3 s later. (With a
+# queue of 128 the scrape's SYN is dropped, and sent again a second later.)
+kill -STOP $spid
+bash -c 'for i in $(seq 200); do exec {fd}<>/dev/tcp/$1/$2 || break; done; sleep 5' \
+	burst "$host" "$port" 2>/dev/null &
+bpid=$!
+pids="$pids $bpid"
+sleep 0.5
+(sleep 0.3; kill -CONT $spid) &
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 $URL)
+kill -CONT $spid
+check_eq "200 connections queued while the server was stopped, then a scrape: answered within 1 s" "$code" 200
+kill $bpid 2>/dev/null
+wait $bpid 2>/dev/null
+pids=${pids% $bpid}
+
 kill -INT $spid
 wait $spid
 check_eq "SIGINT: a clean exit" "$?" 0

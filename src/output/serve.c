@@ -134,7 +134,14 @@ serve_listen(const char *spec, char *shown, size_t shown_size, bool *open, bool 
 				 ai->ai_protocol)) < 0)
 			continue;
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0)
+		/*
+		 * The longest queue the kernel allows (net.core.somaxconn): a
+		 * connection that finds the queue full has its SYN dropped and
+		 * comes again only a second later, so a burst of idle ones
+		 * that arrives while this loop is descheduled would keep a
+		 * scrape out. A queued connection costs nothing until it is.
+		 */
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, SOMAXCONN) == 0)
 			break;
 		r = errno;
 		close(fd);

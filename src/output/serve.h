@@ -7,6 +7,8 @@
  * keep a scrape out: a request head has SERVE_HEAD_TIMEOUT to arrive, one
  * address holds at most SERVE_MAX_PER_ADDR connections, and when the table
  * is full the oldest connection still sending its head makes room.
+ * The listen queue is as long as the kernel allows, for bursts that come
+ * while the loop is descheduled.
  * Connections are taken a few at a time, with the requests of those
  * already in read between, so a burst cannot push out a scrape that came
  * just before it.
