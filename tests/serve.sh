@@ -230,19 +230,23 @@ pids=${pids% $lpid}
 # queue rather than crowding a scrape out: the server stopped, 200
 # connections, then a scrape, and the server goes on 0.3 s later. (With a
 # queue of 128 the scrape's SYN is dropped, and sent again a second later.)
-kill -STOP $spid
-bash -c 'for i in $(seq 200); do exec {fd}<>/dev/tcp/$1/$2 || break; done; sleep 5' \
-	burst "$host" "$port" 2>/dev/null &
-bpid=$!
-pids="$pids $bpid"
-sleep 0.5
-(sleep 0.3; kill -CONT $spid) &
-code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 $URL)
-kill -CONT $spid
-check_eq "200 connections queued while the server was stopped, then a scrape: answered within 1 s" "$code" 200
-kill $bpid 2>/dev/null
-wait $bpid 2>/dev/null
-pids=${pids% $bpid}
+if [ "$(cat /proc/sys/net/core/somaxconn 2>/dev/null || echo 0)" -le 201 ]; then
+	ok "a queued burst, then a scrape # SKIP net.core.somaxconn is under 202"
+else
+	kill -STOP $spid
+	bash -c 'for i in $(seq 200); do exec {fd}<>/dev/tcp/$1/$2 || break; done; sleep 5' \
+		burst "$host" "$port" 2>/dev/null &
+	bpid=$!
+	pids="$pids $bpid"
+	sleep 0.5
+	(sleep 0.3; kill -CONT $spid) &
+	code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 $URL)
+	kill -CONT $spid
+	check_eq "200 connections queued while the server was stopped, then a scrape: answered within 1 s" "$code" 200
+	kill $bpid 2>/dev/null
+	wait $bpid 2>/dev/null
+	pids=${pids% $bpid}
+fi
 
 kill -INT $spid
 wait $spid
