@@ -105,10 +105,10 @@ run() {
 		tracepoint:vmscan:mm_vmscan_direct_reclaim_end, tracepoint:vmscan:mm_vmscan_memcg_reclaim_end /@s[tid]/ { @lat = hist((nsecs - @s[tid]) / 1000); delete(@s[tid]); }
 		tracepoint:sched:sched_switch /args->prev_state == 2/ { @d[args->prev_pid] = nsecs; }
 		tracepoint:sched:sched_switch /@d[args->next_pid]/ { @dl[kstack(8)] = hist((nsecs - @d[args->next_pid]) / 1000); delete(@d[args->next_pid]); }
-		interval:s:1 { print(@lat); clear(@lat); }' >/dev/null 2>&1 & tpid=$! ;;
-	drsnoop) timeout "${secs}s" drsnoop-bpfcc >/dev/null 2>&1 & tpid=$! ;;
-	compactsnoop) timeout "${secs}s" compactsnoop-bpfcc >/dev/null 2>&1 & tpid=$! ;;
-	offcputime) timeout "${secs}s" offcputime-bpfcc -K "$secs" >/dev/null 2>&1 & tpid=$! ;;
+		interval:s:1 { print(@lat); clear(@lat); }' >/dev/null 2>$work/t.err & tpid=$! ;;
+	drsnoop) timeout "${secs}s" drsnoop-bpfcc >$work/t.err 2>&1 & tpid=$! ;;
+	compactsnoop) timeout "${secs}s" compactsnoop-bpfcc >$work/t.err 2>&1 & tpid=$! ;;
+	offcputime) timeout "${secs}s" offcputime-bpfcc -K "$secs" >/dev/null 2>$work/t.err & tpid=$! ;;
 	esac
 	# The tool's CPU (its children too), sampled every 0.1 s until it
 	# ends: its steady state is what it took from the end of the warm-up
@@ -116,7 +116,7 @@ run() {
 	# programs) to its last sample, per second; what it took before is
 	# its start-up, apart. Its programs' time likewise, from the warm-up
 	# on, while they are loaded (every 0.5 s).
-	c=0 b=0 cw= bw=0 tw=0 tl=0
+	c=0 b=0 cw= bw=0 tw=0 tl=0 st=0 t_end=0
 	warm=$(( (secs + 3) / 4 ))
 	t0=$(date +%s.%N)
 	if [ -n "$tpid" ]; then
@@ -136,14 +136,31 @@ run() {
 			sleep 0.1; i=$((i + 1))
 		done
 		wait $tpid 2>/dev/null
+		st=$?
+		t_end=$(date +%s.%N)
 	fi
 	cw=${cw:-$c}
-	case $tool in probes_*)
+	failed=no
+	case $tool in
+	probes_*)
 		[ -s $work/r.ptrec ] || echo "bench/probes.sh: $tool under $ld recorded nothing: $(tail -1 $work/r.err)" >&2 ;;
+	none) ;;
+	# A peer that quit before three quarters of its time did not measure
+	# (drsnoop says why and exits 0): bcc's tools compile their programs
+	# against the kernel's headers, and drsnoop looks up vm_stat.
+	*)
+		if awk -v a="$t0" -v z="$t_end" -v s="$secs" 'BEGIN { exit !(z - a < s * 0.75) }'; then
+			failed=yes
+			echo "bench/probes.sh: $tool under $ld did not run (status $st): $(tail -1 $work/t.err)" >&2
+		fi ;;
 	esac
 	wait $load_pid 2>/dev/null
 	ops=$(load_ops "$ld")
 	ops=${ops:-0}
+	if [ $failed = yes ]; then
+		echo "- - $ops -"
+		return
+	fi
 	# cpu ms/s and bpf ms/s of the steady state, ops/s, start-up cpu ms
 	awk -v c="$c" -v cw="$cw" -v tw="$tw" -v tl="$tl" -v hz="$hz" -v b="$b" -v bw="$bw" -v o="$ops" \
 		'BEGIN { d = tl - tw; if (d <= 0) d = 1
@@ -169,11 +186,11 @@ done
 # time against pagetop's with probes, and each load's rate against alone.
 echo
 printf '%-46s' "ratios"; printf ' %8s' $loads; echo
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%8.2f", a / b; else printf "%8s", "-" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "-" && b > 0) printf "%8.2f", a / b; else printf "%8s", "-" }'; }
 for ld in $loads; do
 	for t in none probes_off probes_on bpftrace drsnoop compactsnoop offcputime; do
 		eval "c=\$cpu_${t}_$ld b=\$bpf_${t}_$ld"
-		eval "all_${t}_$ld=$(awk -v c="$c" -v b="$b" 'BEGIN { print c + b }')"
+		eval "all_${t}_$ld=$(awk -v c="$c" -v b="$b" 'BEGIN { print c == "-" ? "-" : c + b }')"
 	done
 done
 line() {
