@@ -354,15 +354,40 @@ client_write(struct serve *sv, struct client *c)
 }
 
 /*
+ * Which of two connections to give up first: one lingering after its
+ * answer, then one that has sent part of a head (a slow client's mark),
+ * then one that has sent nothing yet; the oldest within each. A scrape
+ * sends its head at once, so a flood of slow heads from its own address
+ * takes each other's places before the scrape's, even when the scrape's
+ * head comes a little after its connection (a loaded scraper).
+ */
+static int
+client_rank(const struct client *c)
+{
+	if (c->state == CL_LINGERING)
+		return 0;
+	return c->req_len > 0 ? 1 : 2;
+}
+
+static bool
+client_before(const struct client *a, const struct client *b)
+{
+	int ra = client_rank(a), rb = client_rank(b);
+
+	return ra < rb || (ra == rb && a->since < b->since);
+}
+
+/*
  * The connection to give up for a new one from peer: when peer already
- * holds SERVE_MAX_PER_ADDR, its own oldest; when the table is full, the
- * oldest of all. Only a connection still sending its head (or lingering
- * after its answer) is given up, never one being answered. NULL: none.
+ * holds SERVE_MAX_PER_ADDR, one of its own; when the table is full, one of
+ * all (client_before() says which). Only a connection still sending its
+ * head (or lingering after its answer) is given up, never one being
+ * answered. NULL: none.
  */
 static struct client *
 serve_victim(struct serve *sv, const struct sockaddr_storage *peer)
 {
-	struct client *oldest = NULL, *own = NULL;
+	struct client *first = NULL, *own = NULL;
 	int from_peer = 0;
 
 	for (int i = 0; i < SERVE_MAX_CLIENTS; i++) {
@@ -375,14 +400,14 @@ serve_victim(struct serve *sv, const struct sockaddr_storage *peer)
 		from_peer += same;
 		if (c->state == CL_WRITING)
 			continue;
-		if (!oldest || c->since < oldest->since)
-			oldest = c;
-		if (same && (!own || c->since < own->since))
+		if (!first || client_before(c, first))
+			first = c;
+		if (same && (!own || client_before(c, own)))
 			own = c;
 	}
 	if (from_peer >= SERVE_MAX_PER_ADDR)
 		return own;
-	return sv->n_clients >= SERVE_MAX_CLIENTS ? oldest : NULL;
+	return sv->n_clients >= SERVE_MAX_CLIENTS ? first : NULL;
 }
 
 /* Connections taken in one go, before the requests of those in are read. */

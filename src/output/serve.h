@@ -6,7 +6,9 @@
  * Writes never block. Clients are bounded, and a slow or idle one cannot
  * keep a scrape out: a request head has SERVE_HEAD_TIMEOUT to arrive, one
  * address holds at most SERVE_MAX_PER_ADDR connections, and when the table
- * is full the oldest connection still sending its head makes room.
+ * is full a connection still sending its head makes room: the oldest of
+ * those that sent part of one, before any that sent nothing yet (a
+ * scraper's head comes whole, if a moment after its connection).
  * The listen queue is as long as the kernel allows, for bursts that come
  * while the loop is descheduled.
  * Connections are taken a few at a time, with the requests of those
